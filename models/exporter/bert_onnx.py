@@ -1,0 +1,193 @@
+"""Weights in, graph out: builds an ONNX BERT encoder from a dict of named numpy weights.
+
+The graph is written with the `onnx` package's helpers (no torch), so the same function turns the base
+all-MiniLM-L6-v2 safetensors and any fine-tuned (LoRA-merged) weights into the served model.
+
+Inputs:  input_ids, attention_mask, token_type_ids  (int64, [batch, sequence], both axes dynamic)
+Output:  last_hidden_state (float32, [batch, sequence, hidden])
+
+Pooling (mean over attended tokens, then L2) is done by the caller: it keeps the graph reusable for the
+cross-encoder, whose head reads the [CLS] row instead.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+OPSET = 17
+
+
+@dataclass(frozen=True)
+class BertConfig:
+    hidden_size: int
+    num_layers: int
+    num_heads: int
+    intermediate_size: int
+    layer_norm_eps: float
+    vocab_size: int
+    max_position: int
+    type_vocab_size: int
+
+    @staticmethod
+    def from_hf(cfg: dict) -> "BertConfig":
+        if cfg.get("model_type") != "bert" or cfg.get("hidden_act") != "gelu":
+            raise ValueError(f"unsupported encoder config: model_type={cfg.get('model_type')} act={cfg.get('hidden_act')}")
+        if cfg.get("position_embedding_type", "absolute") != "absolute":
+            raise ValueError("only absolute position embeddings are supported")
+        return BertConfig(
+            hidden_size=cfg["hidden_size"],
+            num_layers=cfg["num_hidden_layers"],
+            num_heads=cfg["num_attention_heads"],
+            intermediate_size=cfg["intermediate_size"],
+            layer_norm_eps=float(cfg["layer_norm_eps"]),
+            vocab_size=cfg["vocab_size"],
+            max_position=cfg["max_position_embeddings"],
+            type_vocab_size=cfg["type_vocab_size"],
+        )
+
+
+def normalise_names(weights: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Accepts both `bert.`-prefixed (BertForX) and bare (BertModel / sentence-transformers) names."""
+    out = {}
+    for name, value in weights.items():
+        key = name[5:] if name.startswith("bert.") else name
+        out[key] = np.asarray(value, dtype=np.float32)
+    return out
+
+
+class _GraphBuilder:
+    def __init__(self) -> None:
+        self.nodes: list[onnx.NodeProto] = []
+        self.initializers: list[onnx.TensorProto] = []
+        self._n = 0
+
+    def fresh(self, stem: str) -> str:
+        self._n += 1
+        return f"{stem}_{self._n}"
+
+    def const(self, name: str, value: np.ndarray) -> str:
+        self.initializers.append(numpy_helper.from_array(value, name))
+        return name
+
+    def op(self, op_type: str, inputs: list[str], stem: str, **attrs) -> str:
+        out = self.fresh(stem)
+        self.nodes.append(helper.make_node(op_type, inputs, [out], name=out, **attrs))
+        return out
+
+    def linear(self, x: str, weight: np.ndarray, bias: np.ndarray, name: str) -> str:
+        # torch Linear stores [out, in]; MatMul wants [in, out]. Transposing here keeps the initializer a plain
+        # MatMul weight, which is what dynamic int8 quantisation (per-channel over the output axis) expects.
+        w = self.const(f"{name}.weight_t", np.ascontiguousarray(weight.T))
+        b = self.const(f"{name}.bias", bias)
+        return self.op("Add", [self.op("MatMul", [x, w], f"{name}.mm"), b], f"{name}.out")
+
+    def layer_norm(self, x: str, gamma: np.ndarray, beta: np.ndarray, eps: float, name: str) -> str:
+        g = self.const(f"{name}.gamma", gamma)
+        b = self.const(f"{name}.beta", beta)
+        return self.op("LayerNormalization", [x, g, b], f"{name}.ln", axis=-1, epsilon=eps)
+
+    def gelu(self, x: str, name: str) -> str:
+        # Exact erf GELU as in BERT: 0.5 * x * (1 + erf(x / sqrt 2)); ORT fuses this pattern into one Gelu kernel.
+        inv_sqrt2 = self.const(f"{name}.inv_sqrt2", np.array(1.0 / np.sqrt(2.0), dtype=np.float32))
+        one = self.const(f"{name}.one", np.array(1.0, dtype=np.float32))
+        half = self.const(f"{name}.half", np.array(0.5, dtype=np.float32))
+        erf = self.op("Erf", [self.op("Mul", [x, inv_sqrt2], f"{name}.scaled")], f"{name}.erf")
+        return self.op("Mul", [self.op("Mul", [x, half], f"{name}.half_x"), self.op("Add", [erf, one], f"{name}.erf1")], f"{name}.gelu")
+
+
+def build_bert_graph(weights: dict[str, np.ndarray], cfg: BertConfig, graph_name: str = "menu_encoder") -> onnx.ModelProto:
+    w = normalise_names(weights)
+    g = _GraphBuilder()
+    head_dim = cfg.hidden_size // cfg.num_heads
+
+    # Embeddings: word + position + token type, then LayerNorm.
+    seq_len = g.op("Gather", [g.op("Shape", ["input_ids"], "shape"), g.const("idx1", np.array(1, dtype=np.int64))], "seq_len", axis=0)
+    positions = g.op("Range", [g.const("zero_i64", np.array(0, dtype=np.int64)), seq_len, g.const("one_i64", np.array(1, dtype=np.int64))], "positions")
+    word = g.op("Gather", [g.const("emb.word", w["embeddings.word_embeddings.weight"]), "input_ids"], "word_emb", axis=0)
+    pos = g.op("Gather", [g.const("emb.position", w["embeddings.position_embeddings.weight"]), positions], "pos_emb", axis=0)
+    typ = g.op("Gather", [g.const("emb.type", w["embeddings.token_type_embeddings.weight"]), "token_type_ids"], "type_emb", axis=0)
+    x = g.op("Add", [g.op("Add", [word, pos], "wp"), typ], "emb_sum")
+    x = g.layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], cfg.layer_norm_eps, "emb")
+
+    # Additive attention mask: 0 for tokens, -10000 for padding, shaped [batch, 1, 1, seq].
+    mask_f = g.op("Cast", ["attention_mask"], "mask_f", to=TensorProto.FLOAT)
+    inv = g.op("Sub", [g.const("one_f", np.array(1.0, dtype=np.float32)), mask_f], "mask_inv")
+    bias = g.op("Mul", [inv, g.const("neg_big", np.array(-10000.0, dtype=np.float32))], "mask_bias")
+    bias = g.op("Unsqueeze", [bias, g.const("axes12", np.array([1, 2], dtype=np.int64))], "mask_bias4")
+
+    split_shape = g.const("split_heads", np.array([0, 0, cfg.num_heads, head_dim], dtype=np.int64))
+    merge_shape = g.const("merge_heads", np.array([0, 0, cfg.hidden_size], dtype=np.int64))
+    scale = g.const("attn_scale", np.array(1.0 / np.sqrt(head_dim), dtype=np.float32))
+
+    for i in range(cfg.num_layers):
+        p = f"encoder.layer.{i}"
+        q = g.linear(x, w[f"{p}.attention.self.query.weight"], w[f"{p}.attention.self.query.bias"], f"l{i}.q")
+        k = g.linear(x, w[f"{p}.attention.self.key.weight"], w[f"{p}.attention.self.key.bias"], f"l{i}.k")
+        v = g.linear(x, w[f"{p}.attention.self.value.weight"], w[f"{p}.attention.self.value.bias"], f"l{i}.v")
+        qh = g.op("Transpose", [g.op("Reshape", [q, split_shape], f"l{i}.qr")], f"l{i}.qh", perm=[0, 2, 1, 3])
+        kh = g.op("Transpose", [g.op("Reshape", [k, split_shape], f"l{i}.kr")], f"l{i}.kh", perm=[0, 2, 3, 1])
+        vh = g.op("Transpose", [g.op("Reshape", [v, split_shape], f"l{i}.vr")], f"l{i}.vh", perm=[0, 2, 1, 3])
+        scores = g.op("Mul", [g.op("MatMul", [qh, kh], f"l{i}.qk"), scale], f"l{i}.scaled")
+        probs = g.op("Softmax", [g.op("Add", [scores, bias], f"l{i}.masked")], f"l{i}.probs", axis=-1)
+        ctx = g.op("Transpose", [g.op("MatMul", [probs, vh], f"l{i}.ctx")], f"l{i}.ctx_t", perm=[0, 2, 1, 3])
+        ctx = g.op("Reshape", [ctx, merge_shape], f"l{i}.ctx_m")
+        attn = g.linear(ctx, w[f"{p}.attention.output.dense.weight"], w[f"{p}.attention.output.dense.bias"], f"l{i}.ao")
+        x = g.layer_norm(g.op("Add", [attn, x], f"l{i}.res1"), w[f"{p}.attention.output.LayerNorm.weight"],
+                         w[f"{p}.attention.output.LayerNorm.bias"], cfg.layer_norm_eps, f"l{i}.ln1")
+        h = g.gelu(g.linear(x, w[f"{p}.intermediate.dense.weight"], w[f"{p}.intermediate.dense.bias"], f"l{i}.ff1"), f"l{i}.act")
+        h = g.linear(h, w[f"{p}.output.dense.weight"], w[f"{p}.output.dense.bias"], f"l{i}.ff2")
+        x = g.layer_norm(g.op("Add", [h, x], f"l{i}.res2"), w[f"{p}.output.LayerNorm.weight"], w[f"{p}.output.LayerNorm.bias"],
+                         cfg.layer_norm_eps, f"l{i}.ln2")
+
+    g.nodes.append(helper.make_node("Identity", [x], ["last_hidden_state"], name="output"))
+    dims = ["batch", "sequence"]
+    graph = helper.make_graph(
+        g.nodes,
+        graph_name,
+        inputs=[helper.make_tensor_value_info(n, TensorProto.INT64, dims) for n in ("input_ids", "attention_mask", "token_type_ids")],
+        outputs=[helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch", "sequence", cfg.hidden_size])],
+        initializer=g.initializers,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="menu-intelligence-exporter")
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    return model
+
+
+def reference_forward(weights: dict[str, np.ndarray], cfg: BertConfig, ids: np.ndarray, mask: np.ndarray, types: np.ndarray) -> np.ndarray:
+    """A plain numpy BERT forward pass (float64), the parity oracle for the exported graph."""
+    from math import erf, sqrt  # noqa: F401  (scipy-free erf below)
+
+    w = {k: v.astype(np.float64) for k, v in normalise_names(weights).items()}
+
+    def ln(x, gname, bname):
+        mu = x.mean(-1, keepdims=True)
+        var = ((x - mu) ** 2).mean(-1, keepdims=True)
+        return (x - mu) / np.sqrt(var + cfg.layer_norm_eps) * w[gname] + w[bname]
+
+    def lin(x, prefix):
+        return x @ w[f"{prefix}.weight"].T + w[f"{prefix}.bias"]
+
+    erf_v = np.vectorize(__import__("math").erf)
+    b, s = ids.shape
+    hd = cfg.hidden_size // cfg.num_heads
+    x = w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][np.arange(s)][None] + w["embeddings.token_type_embeddings.weight"][types]
+    x = ln(x, "embeddings.LayerNorm.weight", "embeddings.LayerNorm.bias")
+    bias = ((1.0 - mask.astype(np.float64)) * -10000.0)[:, None, None, :]
+    for i in range(cfg.num_layers):
+        p = f"encoder.layer.{i}"
+        def heads(t):
+            return t.reshape(b, s, cfg.num_heads, hd).transpose(0, 2, 1, 3)
+        q, k, v = (heads(lin(x, f"{p}.attention.self.{n}")) for n in ("query", "key", "value"))
+        sc = q @ k.transpose(0, 1, 3, 2) / np.sqrt(hd) + bias
+        sc = np.exp(sc - sc.max(-1, keepdims=True))
+        pr = sc / sc.sum(-1, keepdims=True)
+        ctx = (pr @ v).transpose(0, 2, 1, 3).reshape(b, s, cfg.hidden_size)
+        x = ln(lin(ctx, f"{p}.attention.output.dense") + x, f"{p}.attention.output.LayerNorm.weight", f"{p}.attention.output.LayerNorm.bias")
+        h = lin(x, f"{p}.intermediate.dense")
+        h = 0.5 * h * (1.0 + erf_v(h / np.sqrt(2.0)))
+        x = ln(lin(h, f"{p}.output.dense") + x, f"{p}.output.LayerNorm.weight", f"{p}.output.LayerNorm.bias")
+    return x

@@ -1,0 +1,92 @@
+import { cpus } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import { REPO_ROOT } from './core/paths.js';
+
+/**
+ * The one configuration object. Every field has a default, an environment variable and a line in the README
+ * (test/config.test.ts checks that the README names every variable). Read once at start-up, validated, frozen.
+ */
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  /** Operator key: unlimited, sees the diagnostic /health view. Unset: no operator access. */
+  readonly operatorKey: string | undefined;
+  readonly dataDir: string;
+  readonly redisUrl: string | undefined;
+  /** Which built biencoder to serve (models/build/manifest.lock.json); default: the manifest's `serve.biencoder`. */
+  readonly model: string | undefined;
+  readonly executionProvider: 'cpu' | 'cuda';
+  readonly intraOpThreads: number;
+  readonly maxBodyBytes: number;
+  readonly embeddingCacheBytes: number;
+  /** Cap on padded tokens (batch × longest sequence) in one inference run. */
+  readonly batchMaxTokens: number;
+  readonly batchMaxItems: number;
+  /** Admission limit: items waiting for inference beyond which requests get 429 `overloaded`. */
+  readonly queueMaxItems: number;
+  readonly maxSequenceTokens: number;
+  readonly nativeVectors: boolean;
+  readonly logRequests: boolean;
+  readonly shutdownGraceMs: number;
+}
+
+export const ENV_DOC: Readonly<Record<string, string>> = {
+  HOST: 'Interface to listen on (default 127.0.0.1).',
+  PORT: 'TCP port (default 8080; 0 picks a free port and prints it).',
+  MENU_OPERATOR_KEY: 'The operator key: unlimited, the only key that sees the diagnostic /health view (default unset).',
+  MENU_DATA_DIR: 'Where the SQLite account store lives (default ./data).',
+  MENU_REDIS_URL: 'redis://host:port to share accounts, quotas and rate windows between replicas (default unset: SQLite).',
+  MENU_MODEL: 'Biencoder id to serve from models/build (default: the manifest\'s serve.biencoder; the base model stays selectable).',
+  MENU_EXECUTION_PROVIDER: 'cpu (default) or cuda (GPU hosts; untested here).',
+  MENU_THREADS: 'ONNX Runtime intra-op threads (default: the number of cores).',
+  MENU_MAX_BODY_BYTES: 'Largest accepted request body; larger gets 413 (default 16777216).',
+  MENU_CACHE_BYTES: 'Embedding LRU cache budget in bytes (default 67108864).',
+  MENU_BATCH_MAX_TOKENS: 'Padded tokens per inference run (default 8192).',
+  MENU_BATCH_MAX_ITEMS: 'Texts per inference run (default 256).',
+  MENU_QUEUE_MAX_ITEMS: 'Texts allowed to wait for inference before 429 overloaded (default 20000).',
+  MENU_MAX_TOKENS: 'Tokens per text after truncation (default 64; menu names are short).',
+  MENU_NATIVE: 'on (default) uses the Rust vector addon, off forces the JS reference.',
+  MENU_LOG_REQUESTS: '1 logs one line per request (default 0).',
+  MENU_SHUTDOWN_GRACE_MS: 'How long SIGTERM waits for in-flight requests (default 10000).',
+};
+
+function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  const v = Number(raw);
+  if (!Number.isInteger(v) || v < min || v > max) throw new Error(`config: ${name}=${raw} must be an integer in [${min}, ${max}]`);
+  return v;
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (/^(1|true|on|yes)$/i.test(raw)) return true;
+  if (/^(0|false|off|no)$/i.test(raw)) return false;
+  throw new Error(`config: ${name}=${raw} must be on/off`);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const ep = env.MENU_EXECUTION_PROVIDER ?? 'cpu';
+  if (ep !== 'cpu' && ep !== 'cuda') throw new Error(`config: MENU_EXECUTION_PROVIDER=${ep} must be cpu or cuda`);
+  const dataDir = env.MENU_DATA_DIR ?? join(REPO_ROOT, 'data');
+  return Object.freeze({
+    host: env.HOST ?? '127.0.0.1',
+    port: int(env, 'PORT', 8080, 0, 65535),
+    operatorKey: env.MENU_OPERATOR_KEY || undefined,
+    dataDir: isAbsolute(dataDir) ? dataDir : join(process.cwd(), dataDir),
+    redisUrl: env.MENU_REDIS_URL || undefined,
+    model: env.MENU_MODEL || undefined,
+    executionProvider: ep,
+    intraOpThreads: int(env, 'MENU_THREADS', Math.max(1, cpus().length), 1, 256),
+    maxBodyBytes: int(env, 'MENU_MAX_BODY_BYTES', 16 * 1024 * 1024, 1024, 1 << 30),
+    embeddingCacheBytes: int(env, 'MENU_CACHE_BYTES', 64 * 1024 * 1024, 0, 1 << 34),
+    batchMaxTokens: int(env, 'MENU_BATCH_MAX_TOKENS', 8192, 64, 1 << 20),
+    batchMaxItems: int(env, 'MENU_BATCH_MAX_ITEMS', 256, 1, 4096),
+    queueMaxItems: int(env, 'MENU_QUEUE_MAX_ITEMS', 20000, 1, 1 << 24),
+    maxSequenceTokens: int(env, 'MENU_MAX_TOKENS', 64, 8, 512),
+    nativeVectors: bool(env, 'MENU_NATIVE', true),
+    logRequests: bool(env, 'MENU_LOG_REQUESTS', false),
+    shutdownGraceMs: int(env, 'MENU_SHUTDOWN_GRACE_MS', 10000, 0, 600000),
+  });
+}

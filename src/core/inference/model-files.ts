@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MODELS_DIR } from '../paths.js';
+
+export const BUILD_DIR = join(MODELS_DIR, 'build');
+
+export interface BuiltModel {
+  readonly id: string;
+  readonly role: string;
+  readonly hiddenSize: number;
+  readonly dimensions: readonly number[];
+  readonly dir: string;
+}
+
+interface Lock {
+  serve: { biencoder: string; reranker?: string; search_reranker?: string };
+  models: Record<string, { role: string; hidden_size: number; dimensions: number[] }>;
+  files: Record<string, string>;
+}
+
+function sha256File(path: string): string {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+
+/**
+ * Reads models/build/manifest.lock.json and checks the sha256 of every file the chosen model needs. Start-up fails
+ * fast with a message that says what to run, rather than serving from a missing or corrupted file.
+ */
+export function resolveBuiltModel(requested: string | undefined, role = 'biencoder'): BuiltModel {
+  const lockPath = join(BUILD_DIR, 'manifest.lock.json');
+  if (!existsSync(lockPath)) {
+    throw new Error(`models are not built: ${lockPath} is missing. Run "node scripts/setup.mjs" (or "npm test"/"npm run serve"), which fetches and builds them.`);
+  }
+  const lock = JSON.parse(readFileSync(lockPath, 'utf8')) as Lock;
+  const id = requested ?? (lock.serve as Record<string, string | undefined>)[role];
+  if (!id || !lock.models[id]) {
+    throw new Error(`model "${id}" is not in ${lockPath}; built models: ${Object.keys(lock.models).join(', ')}`);
+  }
+  const prefix = `${id}/`;
+  const files = Object.entries(lock.files).filter(([rel]) => rel.startsWith(prefix));
+  for (const [rel, digest] of files) {
+    const path = join(BUILD_DIR, rel);
+    if (!existsSync(path)) throw new Error(`model file missing: ${path}. Re-run "node scripts/setup.mjs".`);
+    // The fp32 graph is only a build intermediate and the largest file; the served files are checked.
+    if (rel.endsWith('encoder-fp32.onnx')) continue;
+    const got = sha256File(path);
+    if (got !== digest) throw new Error(`model file ${path} has sha256 ${got}, expected ${digest}. Re-run "node scripts/setup.mjs --force".`);
+  }
+  const m = lock.models[id]!;
+  return { id, role: m.role, hiddenSize: m.hidden_size, dimensions: m.dimensions, dir: join(BUILD_DIR, id) };
+}

@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Tokenizer } from '@huggingface/tokenizers';
+
+export interface TokenizedText {
+  /** Token ids including [CLS] … [SEP], truncated to the model's limit. */
+  readonly ids: readonly number[];
+}
+
+/**
+ * WordPiece tokenisation for the BERT encoders. @huggingface/tokenizers 0.2.0 has no batch or padding API, so this
+ * returns unpadded ids and the batcher pads each micro-batch to its own longest sequence.
+ */
+export class MenuTokenizer {
+  private readonly tokenizer: Tokenizer;
+  private readonly clsId: number;
+  private readonly sepId: number;
+
+  constructor(modelDir: string, private readonly maxTokens: number) {
+    const json = JSON.parse(readFileSync(join(modelDir, 'tokenizer.json'), 'utf8')) as object;
+    const config = JSON.parse(readFileSync(join(modelDir, 'tokenizer_config.json'), 'utf8')) as object;
+    this.tokenizer = new Tokenizer(json, config);
+    const probe = this.tokenizer.encode('a').ids;
+    this.clsId = probe[0]!;
+    this.sepId = probe[probe.length - 1]!;
+  }
+
+  encode(text: string): TokenizedText {
+    const ids = this.tokenizer.encode(text).ids;
+    if (ids.length <= this.maxTokens) return { ids };
+    return { ids: [...ids.slice(0, this.maxTokens - 1), this.sepId] };
+  }
+
+  /** A [CLS] a [SEP] b [SEP] pair for cross-encoders, with token type ids; b is truncated first. */
+  encodePair(a: string, b: string): { ids: number[]; typeIds: number[] } {
+    const ea = this.tokenizer.encode(a).ids.slice(1, -1);
+    const eb = this.tokenizer.encode(b).ids.slice(1, -1);
+    const budget = this.maxTokens - 3;
+    while (ea.length + eb.length > budget) {
+      if (eb.length >= ea.length) eb.pop();
+      else ea.pop();
+    }
+    const ids = [this.clsId, ...ea, this.sepId, ...eb, this.sepId];
+    const typeIds = ids.map((_, i) => (i <= ea.length + 1 ? 0 : 1));
+    return { ids, typeIds };
+  }
+}

@@ -1,0 +1,128 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { KNOWLEDGE_DIR } from '../paths.js';
+import { readList, readTsv } from './tsv.js';
+
+export const CUISINE_LABELS = [
+  'North Indian', 'South Indian', 'Chinese', 'Italian', 'Thai', 'Japanese', 'Mexican', 'Middle Eastern', 'Korean',
+  'American', 'Mughlai', 'Continental', 'Vietnamese', 'Mediterranean', 'Bakery', 'Beverages', 'SE Asian', 'European',
+  'Desserts',
+] as const;
+export type Cuisine = (typeof CUISINE_LABELS)[number];
+
+export const COURSES = ['main', 'side', 'bread', 'dessert', 'beverage'] as const;
+export type Course = (typeof COURSES)[number];
+
+export const DIETS = ['veg', 'egg', 'non_veg'] as const;
+export type Diet = (typeof DIETS)[number];
+
+export const PROTEINS = [
+  'paneer', 'chicken', 'mutton', 'lamb', 'fish', 'prawn', 'crab', 'lobster', 'squid', 'seafood', 'egg', 'soya',
+  'mushroom', 'tofu', 'pork', 'beef', 'duck', 'turkey',
+] as const;
+export type Protein = (typeof PROTEINS)[number];
+
+export const TAGS = [
+  'sweet', 'spicy', 'healthy', 'light', 'fried', 'breakfast', 'kids', 'hot_drink', 'cold_drink', 'filling', 'snack',
+  'street_food', 'grilled', 'creamy', 'tangy', 'vegan', 'high_protein', 'caffeinated', 'soup', 'salad', 'rice',
+  'noodles', 'baked',
+] as const;
+export type Tag = (typeof TAGS)[number];
+
+export interface Dish {
+  readonly id: number;
+  readonly name: string;
+  readonly cuisine: Cuisine;
+  readonly course: Course;
+  readonly diet: Diet;
+  readonly protein: Protein | null;
+  readonly tags: readonly Tag[];
+  readonly aliases: readonly string[];
+  /** file:line, for error messages and reviews. */
+  readonly source: string;
+}
+
+export const DISH_HEADER = ['name', 'cuisine', 'course', 'diet', 'protein', 'tags', 'aliases'] as const;
+
+/** Lower-case, accent-folded, punctuation-free key used for exact name lookups. */
+export function nameKey(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/[^\p{L}\p{N}\p{M}]+/gu, ' ')
+    .trim();
+}
+
+export interface DishBook {
+  readonly dishes: readonly Dish[];
+  /** nameKey(name or alias) → dish ids (more than one only for names listed as ambiguous). */
+  readonly byKey: ReadonlyMap<string, readonly number[]>;
+  readonly ambiguous: ReadonlySet<string>;
+}
+
+function parseEnum<T extends string>(value: string, allowed: readonly T[], what: string, where: string): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new Error(`${where}: ${what} "${value}" is not one of ${allowed.join(', ')}`);
+  }
+  return value as T;
+}
+
+/**
+ * Loads and validates knowledge/dishes/*.tsv. Throws with file:line on the first problem: unknown labels,
+ * duplicate canonical names, or a name/alias shared by two dishes that is not declared ambiguous.
+ */
+export function loadDishBook(dir: string = KNOWLEDGE_DIR): DishBook {
+  const dishesDir = join(dir, 'dishes');
+  const ambiguous = new Set(readList(join(dir, 'lexicon', 'ambiguous.txt')).map(nameKey));
+  const dishes: Dish[] = [];
+  const files = readdirSync(dishesDir).filter((f) => f.endsWith('.tsv')).sort();
+  for (const file of files) {
+    for (const row of readTsv(join(dishesDir, file), DISH_HEADER)) {
+      const where = `knowledge/dishes/${file}:${row.line}`;
+      if (row.cells.length !== DISH_HEADER.length) {
+        throw new Error(`${where}: expected ${DISH_HEADER.length} tab-separated columns, got ${row.cells.length}`);
+      }
+      const [name, cuisine, course, diet, protein, tags, aliases] = row.cells as [string, string, string, string, string, string, string];
+      if (!name) throw new Error(`${where}: empty name`);
+      dishes.push({
+        id: dishes.length,
+        name,
+        cuisine: parseEnum(cuisine, CUISINE_LABELS, 'cuisine', where),
+        course: parseEnum(course, COURSES, 'course', where),
+        diet: parseEnum(diet, DIETS, 'diet', where),
+        protein: protein === '-' || protein === '' ? null : parseEnum(protein, PROTEINS, 'protein', where),
+        tags: tags === '-' || tags === '' ? [] : tags.split(',').map((t) => parseEnum(t.trim(), TAGS, 'tag', where)),
+        aliases: aliases === '-' || aliases === '' ? [] : aliases.split('|').map((a) => a.trim()).filter(Boolean),
+        source: where,
+      });
+    }
+  }
+
+  const canonical = new Map<string, Dish>();
+  for (const d of dishes) {
+    const key = nameKey(d.name);
+    const prev = canonical.get(key);
+    if (prev) throw new Error(`${d.source}: duplicate dish name "${d.name}" (also ${prev.source})`);
+    canonical.set(key, d);
+  }
+
+  const byKey = new Map<string, number[]>();
+  for (const d of dishes) {
+    const keys = new Set([nameKey(d.name), ...d.aliases.map(nameKey)]);
+    for (const key of keys) {
+      if (!key) continue;
+      const ids = byKey.get(key);
+      if (!ids) byKey.set(key, [d.id]);
+      else ids.push(d.id);
+    }
+  }
+  for (const [key, ids] of byKey) {
+    if (ids.length > 1 && !ambiguous.has(key)) {
+      const names = ids.map((i) => `"${dishes[i]!.name}" (${dishes[i]!.source})`).join(' and ');
+      throw new Error(`knowledge: "${key}" names ${names}; list it in knowledge/lexicon/ambiguous.txt if it really is ambiguous`);
+    }
+  }
+  return { dishes, byKey, ambiguous };
+}

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+
+/** One data row of a knowledge file, with where it came from so validation errors can point at it. */
+export interface TsvRow {
+  readonly file: string;
+  readonly line: number;
+  readonly cells: readonly string[];
+}
+
+/**
+ * Reads a tab-separated knowledge file: `#` comments and blank lines are skipped, cells are trimmed.
+ * With `header`, the first data line must equal the expected column names (a guard against column drift).
+ */
+export function readTsv(path: string, header?: readonly string[]): TsvRow[] {
+  const rows: TsvRow[] = [];
+  const lines = readFileSync(path, 'utf8').split(/\r?\n/);
+  let sawHeader = header === undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
+    if (raw.trim() === '' || raw.trimStart().startsWith('#')) continue;
+    const cells = raw.split('\t').map((c) => c.trim());
+    if (!sawHeader) {
+      const got = cells.join('\t');
+      if (got !== header!.join('\t')) {
+        throw new Error(`${path}:${i + 1}: header must be "${header!.join('\\t')}", got "${cells.join('\\t')}"`);
+      }
+      sawHeader = true;
+      continue;
+    }
+    rows.push({ file: path, line: i + 1, cells });
+  }
+  return rows;
+}
+
+/** Reads a one-entry-per-line knowledge file (comments and blanks skipped). */
+export function readList(path: string): string[] {
+  return readFileSync(path, 'utf8')
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
+}

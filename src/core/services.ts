@@ -1,0 +1,91 @@
+import type { Config } from '../config.js';
+import { getTextCleaner, type CleanedText, type TextCleaner } from './text/clean.js';
+import { MenuEncoder, type Dimension } from './inference/encoder.js';
+import { resolveBuiltModel } from './inference/model-files.js';
+
+export type ServiceState = 'loading' | 'ready' | 'failed';
+
+export interface EmbeddedTexts {
+  readonly cleaned: readonly CleanedText[];
+  readonly vectors: readonly Float32Array[];
+}
+
+/**
+ * Everything the routes use, with no HTTP in it. Models load in the background so the server can answer
+ * /health with 503 `loading` while they do.
+ */
+export class Services {
+  state: ServiceState = 'loading';
+  loadError: string | null = null;
+  loadTimeSeconds = 0;
+  encoder: MenuEncoder | null = null;
+  readonly cleaner: TextCleaner;
+  readonly ready: Promise<void>;
+
+  constructor(readonly config: Config) {
+    this.cleaner = getTextCleaner();
+    this.ready = this.load();
+  }
+
+  private async load(): Promise<void> {
+    const t0 = performance.now();
+    try {
+      const model = resolveBuiltModel(this.config.model);
+      this.encoder = await MenuEncoder.load(model, {
+        intraOpThreads: this.config.intraOpThreads,
+        executionProvider: this.config.executionProvider,
+        cacheBytes: this.config.embeddingCacheBytes,
+        maxSequenceTokens: this.config.maxSequenceTokens,
+        maxBatchTokens: this.config.batchMaxTokens,
+        maxBatchItems: this.config.batchMaxItems,
+        maxQueueItems: this.config.queueMaxItems,
+      });
+      // One warm-up run so the first customer request does not pay for kernel selection.
+      await this.encoder.encode(['warm up'], 384);
+      this.loadTimeSeconds = (performance.now() - t0) / 1000;
+      this.state = 'ready';
+    } catch (err) {
+      this.state = 'failed';
+      this.loadError = err instanceof Error ? err.message : String(err);
+      throw err;
+    }
+  }
+
+  get modelId(): string | null {
+    return this.encoder?.model.id ?? null;
+  }
+
+  requireEncoder(): MenuEncoder {
+    if (!this.encoder) throw new Error('encoder not loaded');
+    return this.encoder;
+  }
+
+  /** Clean, then embed. Items that clean to the same text share one vector. */
+  async embedTexts(texts: readonly string[], dimension: Dimension): Promise<EmbeddedTexts> {
+    const cleaned = texts.map((t) => this.cleaner.clean(t));
+    const vectors = await this.requireEncoder().encode(cleaned.map((c) => c.text), dimension);
+    return { cleaned, vectors };
+  }
+
+  /** Precision-stage status for /health; null until a reranker is loaded. */
+  rerankerStatus(_task: 'match' | 'search'): string | null {
+    return null;
+  }
+
+  classifierStatus(): string | null {
+    return null;
+  }
+
+  conceptCount(): number {
+    return 0;
+  }
+
+  vectorBackend(): string {
+    return 'js';
+  }
+
+  async close(): Promise<void> {
+    await this.ready.catch(() => {});
+    await this.encoder?.close();
+  }
+}

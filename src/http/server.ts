@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import uWS from '@trufflesuite/uws-js-unofficial';
+import type { Config } from '../config.js';
+import type { AccessGate, CallAdmission, CallerPrincipal } from '../core/access-gate.js';
+import { ApiError, ERROR_CODES, isApiError } from '../core/errors.js';
+import type { Services } from '../core/services.js';
+import type { Route } from '../routes/route.js';
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
+  405: 'Method Not Allowed', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 422: 'Unprocessable Entity',
+  429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable',
+};
+
+export interface HttpServer {
+  readonly port: number;
+  /** Stop accepting, let in-flight requests finish (up to the grace period), then close services. */
+  shutdown(): Promise<void>;
+}
+
+interface Reply {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+function errorReply(err: unknown): Reply {
+  if (isApiError(err)) return { status: err.status, body: err.toBody(), headers: { ...err.headers } };
+  console.error('[http] unexpected error:', err);
+  const e = new ApiError('internal_error', 'internal error; the request id identifies it in the server log');
+  return { status: e.status, body: e.toBody(), headers: {} };
+}
+
+/**
+ * The only module that touches uWebSockets.js. It owns body reading (chunks copied, size-capped), the uWS
+ * contract (onAborted before any await, writes corked after an await), request ids, the auth/metering sequence and
+ * error → status mapping. Routes stay pure functions.
+ */
+export async function startHttpServer(opts: {
+  config: Config;
+  services: Services;
+  gate: AccessGate;
+  routes: readonly Route<any, any>[];
+}): Promise<HttpServer> {
+  const { config, services, gate, routes } = opts;
+  const byPath = new Map<string, Route<any, any>[]>();
+  for (const r of routes) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
+
+  let inFlight = 0;
+  let draining = false;
+  const app = uWS.App();
+
+  app.any('/*', (res, req) => {
+    const started = performance.now();
+    const method = req.getMethod().toLowerCase();
+    const url = req.getUrl().replace(/\/+$/, '') || '/';
+    const apiKey = req.getHeader('x-api-key') || undefined;
+    const incomingId = req.getHeader('x-request-id');
+    const requestId = /^[\w.-]{1,64}$/.test(incomingId) ? incomingId : randomUUID();
+    const contentLength = Number(req.getHeader('content-length') || 0);
+
+    let aborted = false;
+    let admission: CallAdmission | null = null;
+    res.onAborted(() => {
+      aborted = true;
+      // The client left before the answer: nothing is charged for a response it never received.
+      void admission?.release();
+    });
+
+    const send = (reply: Reply): void => {
+      if (aborted) return;
+      const payload = JSON.stringify(reply.body);
+      res.cork(() => {
+        res.writeStatus(`${reply.status} ${STATUS_TEXT[reply.status] ?? ''}`);
+        res.writeHeader('Content-Type', 'application/json');
+        res.writeHeader('X-Request-Id', requestId);
+        for (const [k, v] of Object.entries(reply.headers)) res.writeHeader(k, v);
+        res.end(payload);
+      });
+      if (config.logRequests) {
+        console.log(`${method.toUpperCase()} ${url} ${reply.status} ${(performance.now() - started).toFixed(1)}ms id=${requestId}`);
+      }
+    };
+
+    const candidates = byPath.get(url);
+    const route = candidates?.find((r) => r.method === method);
+    if (!route) {
+      const err = candidates
+        ? new ApiError('method_not_allowed', `${url} accepts ${candidates.map((r) => r.method.toUpperCase()).join(', ')}`, { Allow: candidates.map((r) => r.method.toUpperCase()).join(', ') })
+        : new ApiError('not_found', `no endpoint ${method.toUpperCase()} ${url}`);
+      send(errorReply(err));
+      return;
+    }
+    if (draining) {
+      send(errorReply(new ApiError('shutting_down', 'the server is shutting down; retry on another replica', { 'Retry-After': '1' })));
+      return;
+    }
+
+    // Read the body now (uWS only delivers it to a handler attached synchronously), authenticate meanwhile.
+    const body = new Promise<Buffer | null>((resolve, reject) => {
+      if (route.method === 'get') return resolve(null);
+      if (contentLength > config.maxBodyBytes) {
+        return reject(new ApiError('payload_too_large', `request body is ${contentLength} bytes; the limit is ${config.maxBodyBytes}`));
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let failed = false;
+      res.onData((chunk, isLast) => {
+        if (failed) return;
+        size += chunk.byteLength;
+        if (size > config.maxBodyBytes) {
+          failed = true;
+          return reject(new ApiError('payload_too_large', `request body exceeds ${config.maxBodyBytes} bytes`));
+        }
+        chunks.push(Buffer.from(chunk.slice(0))); // uWS reuses the chunk's memory after this callback
+        if (isLast) resolve(Buffer.concat(chunks, size));
+      });
+    });
+    body.catch(() => {}); // handled below; avoid an unhandled rejection while authentication is pending
+
+    inFlight++;
+    void (async (): Promise<Reply> => {
+      let principal: CallerPrincipal | null = null;
+      if (route.authenticated) {
+        principal = await gate.authenticate(apiKey);
+        gate.authorize(principal, route.endpoint);
+      } else if (apiKey) {
+        // /health with a key: the diagnostic view for the operator; any bad key just gets the basic view.
+        principal = await gate.authenticate(apiKey).catch(() => null);
+      }
+      const raw = await body;
+      let parsed: unknown = null;
+      if (raw !== null) {
+        try {
+          parsed = raw.length === 0 ? undefined : JSON.parse(raw.toString('utf8'));
+        } catch {
+          throw new ApiError('malformed_json', 'request body is not valid JSON');
+        }
+        if (parsed === undefined) throw new ApiError('malformed_json', 'request body is empty; send a JSON object');
+        if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+          throw new ApiError('malformed_json', 'request body must be a JSON object');
+        }
+      }
+      const request = route.parse(parsed);
+      if (route.needsModels && services.state !== 'ready') {
+        if (route.endpoint === 'health' && services.state === 'loading') return { status: 503, body: { status: 'loading' }, headers: { 'Retry-After': '2' } };
+        throw new ApiError('model_loading', services.state === 'failed' ? `models failed to load: ${services.loadError}` : 'models are loading; retry in a few seconds', { 'Retry-After': '2' });
+      }
+      let headers: Record<string, string> = {};
+      if (route.authenticated && principal) {
+        admission = await gate.admit(principal, route.endpoint, route.units(request));
+        headers = { ...admission.headers };
+      }
+      const result = await route.handle(request, {
+        services,
+        isOperator: principal?.isOperator ?? false,
+        balance: () => gate.balance(principal!),
+      });
+      if (aborted) {
+        await admission?.release();
+      } else {
+        await admission?.settle();
+      }
+      return { status: 200, body: result, headers };
+    })()
+      .catch(async (err) => {
+        await admission?.release();
+        return errorReply(err);
+      })
+      .then(send)
+      .finally(() => {
+        inFlight--;
+      });
+  });
+
+  const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {
+    app.listen(config.host, config.port, (sock) => (sock ? resolve(sock) : reject(new Error(`cannot listen on ${config.host}:${config.port}`))));
+  });
+  const port = uWS.us_socket_local_port(listenSocket as unknown as uWS.us_socket);
+
+  return {
+    port,
+    async shutdown() {
+      draining = true;
+      uWS.us_listen_socket_close(listenSocket);
+      const deadline = Date.now() + config.shutdownGraceMs;
+      while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      await services.close();
+      await gate.close();
+    },
+  };
+}
+
+/** For the README table: every error code with its status. */
+export function errorTable(): { code: string; status: number; doc: string }[] {
+  return Object.entries(ERROR_CODES).map(([code, v]) => ({ code, status: v.status, doc: v.doc }));
+}

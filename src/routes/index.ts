@@ -1,0 +1,8 @@
+import type { Route } from './route.js';
+import { embedRoute } from './embed.js';
+import { embedBatchRoute } from './embed-batch.js';
+import { healthRoute } from './health.js';
+import { balanceRoute } from './balance.js';
+
+/** Every route, registered in one place. */
+export const ROUTES: readonly Route<any, any>[] = [healthRoute, balanceRoute, embedRoute, embedBatchRoute];
