@@ -61,21 +61,40 @@ export async function startHttpServer(opts: {
 
     let aborted = false;
     let admission: CallAdmission | null = null;
+    let finished = false;
+    const finish = (): void => {
+      if (finished) return;
+      finished = true;
+      inFlight--;
+    };
+    inFlight++;
     res.onAborted(() => {
       aborted = true;
+      finish();
       // The client left before the answer: nothing is charged for a response it never received.
       void admission?.release();
     });
 
+
+    // Writes with backpressure (tryEnd + onWritable): a large response is fully flushed before the request counts as
+    // finished, so a draining shutdown never cuts a response it already promised.
     const send = (reply: Reply): void => {
-      if (aborted) return;
-      const payload = JSON.stringify(reply.body);
+      if (aborted) return finish();
+      const payload = Buffer.from(JSON.stringify(reply.body));
+      const total = payload.length;
       res.cork(() => {
         res.writeStatus(`${reply.status} ${STATUS_TEXT[reply.status] ?? ''}`);
         res.writeHeader('Content-Type', 'application/json');
         res.writeHeader('X-Request-Id', requestId);
         for (const [k, v] of Object.entries(reply.headers)) res.writeHeader(k, v);
-        res.end(payload);
+        const startOffset = res.getWriteOffset();
+        const [, done] = res.tryEnd(payload, total);
+        if (done) return finish();
+        res.onWritable((offset) => {
+          const [ok, doneNow] = res.tryEnd(payload.subarray(offset - startOffset), total);
+          if (doneNow) finish();
+          return ok;
+        });
       });
       if (config.logRequests) {
         console.log(`${method.toUpperCase()} ${url} ${reply.status} ${(performance.now() - started).toFixed(1)}ms id=${requestId}`);
@@ -118,7 +137,6 @@ export async function startHttpServer(opts: {
     });
     body.catch(() => {}); // handled below; avoid an unhandled rejection while authentication is pending
 
-    inFlight++;
     void (async (): Promise<Reply> => {
       let principal: CallerPrincipal | null = null;
       if (route.authenticated) {
@@ -167,10 +185,7 @@ export async function startHttpServer(opts: {
         await admission?.release();
         return errorReply(err);
       })
-      .then(send)
-      .finally(() => {
-        inFlight--;
-      });
+      .then(send);
   });
 
   const listenSocket = await new Promise<uWS.us_listen_socket>((resolve, reject) => {

