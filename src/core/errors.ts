@@ -6,7 +6,7 @@
  * documented in the README).
  */
 export const ERROR_CODES = {
-  malformed_json: { status: 400, doc: 'The body is not valid JSON (or not a JSON object).' },
+  malformed_json: { status: 400, doc: 'The body is not valid JSON, is empty, or is not a JSON object.' },
   invalid_parameter: { status: 400, doc: 'A field has a value outside its allowed set or range (for example dimension 100, top_k 0).' },
   unauthorized: { status: 401, doc: 'Missing or invalid API key.' },
   quota_exceeded: { status: 402, doc: "The plan's monthly call quota is used up; it resets on the 1st (UTC) or on upgrade." },
@@ -15,7 +15,7 @@ export const ERROR_CODES = {
   not_found: { status: 404, doc: 'No such endpoint.' },
   method_not_allowed: { status: 405, doc: 'The endpoint exists but not for this HTTP method.' },
   payload_too_large: { status: 413, doc: 'The request body is larger than MENU_MAX_BODY_BYTES.' },
-  unsupported_media_type: { status: 415, doc: 'The Content-Type is set and is not application/json.' },
+  unsupported_media_type: { status: 415, doc: 'Reserved: bodies are read as JSON whatever the Content-Type says.' },
   validation_error: { status: 422, doc: 'A required field is missing or has the wrong type, a text is too long, or a count limit is broken.' },
   rate_limited: { status: 429, doc: "More requests per second than the plan allows; retry after the Retry-After header's seconds." },
   too_many_in_flight: { status: 429, doc: 'Too many requests of this key are in flight at once; retry after Retry-After.' },
