@@ -80,7 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     executionProvider: ep,
     intraOpThreads: int(env, 'MENU_THREADS', Math.max(1, cpus().length), 1, 256),
     maxBodyBytes: int(env, 'MENU_MAX_BODY_BYTES', 16 * 1024 * 1024, 1024, 1 << 30),
-    embeddingCacheBytes: int(env, 'MENU_CACHE_BYTES', 64 * 1024 * 1024, 0, 1 << 34),
+    embeddingCacheBytes: int(env, 'MENU_CACHE_BYTES', 64 * 1024 * 1024, 0, 2 ** 34),
     batchMaxTokens: int(env, 'MENU_BATCH_MAX_TOKENS', 8192, 64, 1 << 20),
     batchMaxItems: int(env, 'MENU_BATCH_MAX_ITEMS', 256, 1, 4096),
     queueMaxItems: int(env, 'MENU_QUEUE_MAX_ITEMS', 20000, 1, 1 << 24),
