@@ -1,6 +1,7 @@
 import { loadConfig } from './config.js';
 import { Services } from './core/services.js';
-import { OperatorOnlyGate, type AccessGate } from './core/access-gate.js';
+import type { AccessGate } from './core/access-gate.js';
+import { createAccessControl } from './core/accounts/access.js';
 import { startHttpServer } from './http/server.js';
 import { ROUTES } from './routes/index.js';
 
@@ -9,7 +10,7 @@ const USAGE = `usage: menu-intel <command>
   keys <subcommand> ...      manage API keys (create, list, revoke, set-plan, add-credits)`;
 
 async function createGate(config: ReturnType<typeof loadConfig>): Promise<AccessGate> {
-  return new OperatorOnlyGate(config.operatorKey);
+  return createAccessControl({ dataDir: config.dataDir, redisUrl: config.redisUrl, operatorKey: config.operatorKey });
 }
 
 async function serve(): Promise<void> {

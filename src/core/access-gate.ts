@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ApiError } from './errors.js';
-import type { EndpointName } from '../routes/route.js';
+import type { EndpointName } from './accounts/plans.js';
 
 /** Who is calling, as far as routes and the HTTP layer need to know. */
 export interface CallerPrincipal {

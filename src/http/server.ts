@@ -5,6 +5,7 @@ import type { AccessGate, CallAdmission, CallerPrincipal } from '../core/access-
 import { ApiError, ERROR_CODES, isApiError } from '../core/errors.js';
 import type { Services } from '../core/services.js';
 import type { Route } from '../routes/route.js';
+import { ENDPOINTS, type MeteredBody } from '../core/accounts/plans.js';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
@@ -166,7 +167,8 @@ export async function startHttpServer(opts: {
       }
       let headers: Record<string, string> = {};
       if (route.authenticated && principal) {
-        admission = await gate.admit(principal, route.endpoint, route.units(request));
+        // Units come from the one metering table (src/core/accounts/plans.ts), not from the route.
+        admission = await gate.admit(principal, route.endpoint, ENDPOINTS[route.endpoint].countUnits(request as MeteredBody));
         headers = { ...admission.headers };
       }
       const result = await route.handle(request, {

@@ -9,7 +9,6 @@ export const balanceRoute: Route<null, CallerBalance> = {
   authenticated: true,
   needsModels: false,
   parse: () => null,
-  units: () => 0,
   async handle(_req, ctx) {
     return ctx.balance();
   },

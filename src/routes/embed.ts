@@ -40,7 +40,6 @@ export function makeEmbedRoute(opts: { endpoint: 'embed' | 'embed_batch'; path: 
       checkTexts('items', req.items);
       return { items: req.items, dimension: parseDimension(req.dimension, 128) };
     },
-    units: (req) => req.items.length,
     async handle(req, ctx) {
       const { vectors } = await ctx.services.embedTexts(req.items, req.dimension);
       return { embeddings: vectors.map(toJsonVector), dimension: req.dimension, count: vectors.length };

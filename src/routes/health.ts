@@ -31,7 +31,6 @@ export const healthRoute: Route<null, HealthBasic | HealthDiagnostic> = {
   authenticated: false,
   needsModels: true,
   parse: () => null,
-  units: () => 0,
   async handle(_req, ctx) {
     const s = ctx.services;
     const basic: HealthBasic = { status: 'healthy', model: s.modelId };

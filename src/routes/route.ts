@@ -3,8 +3,9 @@ import { ApiError } from '../core/errors.js';
 import type { Services } from '../core/services.js';
 import type { CallerBalance } from '../core/access-gate.js';
 
-/** The endpoint names used by plan gating and metering (src/core/accounts/plans.ts). */
-export type EndpointName = 'embed' | 'embed_batch' | 'search' | 'match' | 'dedup' | 'classify' | 'report' | 'suggest' | 'health' | 'balance';
+import type { EndpointName } from '../core/accounts/plans.js';
+
+export type { EndpointName };
 
 export interface RouteContext {
   readonly services: Services;
@@ -28,8 +29,6 @@ export interface Route<Req = unknown, Res = unknown> {
   readonly needsModels: boolean;
   /** Type check (422) then value and limit checks (400/422); throws ApiError. */
   parse(body: unknown): Req;
-  /** Billable units for credit accounts: items, pairs. */
-  units(req: Req): number;
   handle(req: Req, ctx: RouteContext): Promise<Res>;
 }
 
