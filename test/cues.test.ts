@@ -1,0 +1,703 @@
+import t from 'tap';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  categoryOf,
+  cuisineCue,
+  cueLexicons,
+  dietOf,
+  loadCueLexicons,
+  menuTextCues,
+  proteinOf,
+  tokenizeMenuText,
+} from '../src/core/knowledge/cues.js';
+import type { DietCue } from '../src/core/knowledge/cues.js';
+import { CUISINE_LABELS } from '../src/core/knowledge/dishes.js';
+import type { Course, Cuisine, Protein } from '../src/core/knowledge/dishes.js';
+import { KNOWLEDGE_DIR } from '../src/core/paths.js';
+
+// ---------------------------------------------------------------------------------------------------------------
+// dietOf
+
+const DIET_CASES: readonly (readonly [string, DietCue])[] = [
+  // plain meat, egg and veg words
+  ['Chicken Dum Biryani [Serves 2] ₹299 Bestseller', 'non_veg'],
+  ['Mutton Rogan Josh', 'non_veg'],
+  ['Fish Curry Meal', 'non_veg'],
+  ['Prawn Masala', 'non_veg'],
+  ['Butter Chicken', 'non_veg'],
+  ['Lamb Chops', 'non_veg'],
+  ['Pork Ribs', 'non_veg'],
+  ['Beef Burger', 'non_veg'],
+  ['Crab Lollipop', 'non_veg'],
+  ['Grilled Salmon with Lemon Butter', 'non_veg'],
+  ['Duck Roast', 'non_veg'],
+  ['Roast Turkey Sandwich', 'non_veg'],
+  ['Squid Rings', 'non_veg'],
+  ['Seafood Paella', 'non_veg'],
+  ['Bacon Cheese Burger', 'non_veg'],
+  ['Ham and Cheese Croissant', 'non_veg'],
+  ['Egg Fried Rice', 'egg'],
+  ['Masala Omelette', 'egg'],
+  ['Bread Omelette', 'egg'],
+  ['Anda Curry', 'egg'],
+  ['Boiled Eggs (2 Pcs)', 'egg'],
+  ['Egg Bhurji Pav', 'egg'],
+  ['Paneer Butter Masala', 'veg'],
+  ['Aloo Gobi', 'veg'],
+  ['Dal Tadka', 'veg'],
+  ['Chana Masala', 'veg'],
+  ['Veg Hakka Noodles', 'veg'],
+  ['Mushroom Do Pyaza', 'veg'],
+  ['Masala Dosa', 'veg'],
+  ['Butter Naan', 'veg'],
+  ['Mango Lassi', 'veg'],
+  ['Coke 500ml', 'veg'],
+  ['Gulab Jamun (2 Pcs)', 'veg'],
+  ['Tofu Stir Fry', 'veg'],
+  ['Soya Chaap Masala', 'veg'],
+  ['Pure Veg Thali', 'veg'],
+  ['Jain Pav Bhaji', 'veg'],
+  // egg + meat is non_veg; non-veg anywhere beats veg words
+  ['Egg Chicken Roll', 'non_veg'],
+  ['Chicken Egg Fried Rice', 'non_veg'],
+  ['Mixed Fried Rice with Egg and Chicken', 'non_veg'],
+  ['Dal Gosht', 'non_veg'],
+  ['Aloo Keema', 'non_veg'],
+  ['Keema Matar', 'non_veg'],
+  ['Paneer Chicken Combo', 'non_veg'],
+  ['Veg Biryani + Chicken Kebab', 'non_veg'],
+  ['Veg Burger and Chicken Wings Combo', 'non_veg'],
+  ['Mushroom Chicken', 'non_veg'],
+  ['Chicken Vegetable Soup', 'non_veg'],
+  ['Non-Veg Thali', 'non_veg'],
+  ['Premium Non-Veg Chicken Thali', 'non_veg'],
+  ['Party Combo (N Veg)', 'non_veg'],
+  // eggless / egg-free never egg
+  ['Eggless Chocolate Truffle Cake 500g', 'veg'],
+  ['Egg-free Brownie', 'veg'],
+  ['Eggless Mayo Sandwich', 'veg'],
+  ['Vanilla Cake (Eggless)', 'veg'],
+  ['Cake w/o egg', 'veg'],
+  ['Vegan Omelette', 'veg'],
+  ['Tomato Omelette', 'veg'],
+  ['Veg Omelette', 'egg'],
+  ['Eggplant Parmigiana', 'veg'],
+  // veg copies of meat dishes
+  ['Veg Seekh Kebab', 'veg'],
+  ['Veg Seekh Kebab Roll', 'veg'],
+  ['Veg Keema Kulcha Burger', 'veg'],
+  ['Soya Keema Pav', 'veg'],
+  ['Soya Chicken', 'veg'],
+  ['Mock Meat Biryani', 'veg'],
+  ['Mock Chicken Tikka', 'veg'],
+  ['Plant-Based Chicken Burger', 'veg'],
+  ['Chicken-style Nuggets', 'veg'],
+  ['Vegan Butter Chicken', 'veg'],
+  ['Veg Shami Kebab', 'veg'],
+  ['Mushroom Galouti Kebab', 'veg'],
+  ['Paneer Seekh Kebab', 'veg'],
+  ['Mushroom Keema', 'veg'],
+  ['Falafel Doner Wrap', 'veg'],
+  ['Paneer Shawarma Wrap', 'veg'],
+  ['Shawarma Paneer Roll', 'veg'],
+  ['Veg Lollipop', 'veg'],
+  ['Cauliflower Wings', 'veg'],
+  ['Veg Pepperoni Pizza', 'veg'],
+  ['Veg Sausage Hot Dog', 'veg'],
+  ['Subz Seekh Kebab', 'veg'],
+  ['Zinger Burger - Veg', 'veg'],
+  ['Whopper Deal for 2 (Veg)', 'veg'],
+  ['Veg Manchurian', 'veg'],
+  // meat by default
+  ['Seekh Kebab', 'non_veg'],
+  ['Keema Pav', 'non_veg'],
+  ['Shami Kebab (2 Pcs)', 'non_veg'],
+  ['Hot Wings (6 Pcs)', 'non_veg'],
+  ['Boneless Wings Regular', 'non_veg'],
+  ['Pepperoni Pizza', 'non_veg'],
+  ['Classic Zinger Burger', 'non_veg'],
+  ['Tangdi Kebab', 'non_veg'],
+  ['Nalli Nihari', 'non_veg'],
+  ['Shawarma Plate', 'non_veg'],
+  ['Chicken Lollipop', 'non_veg'],
+  ['Lollipop (6 Pcs)', 'non_veg'],
+  // drumstick: vegetable vs chicken
+  ['Drumstick Sambar', 'veg'],
+  ['Murungakkai Sambar', 'veg'],
+  ['Drumstick Leaves Poriyal', 'veg'],
+  ['Chicken Drumstick', 'non_veg'],
+  ['Fried Drumsticks (4 Pcs)', 'non_veg'],
+  // 65s
+  ['Chicken 65', 'non_veg'],
+  ['Gobi 65', 'veg'],
+  ['Paneer 65', 'veg'],
+  ['Baby Corn 65', 'veg'],
+  // words that only look like meat or egg
+  ['Oyster Mushroom Stir Fry', 'veg'],
+  ['Rajma (Kidney Beans) Curry', 'veg'],
+  ['Chickpea Salad', 'veg'],
+  ['Bhindi Masala (Lady Finger)', 'veg'],
+  ['Goat Cheese Salad', 'veg'],
+  ['Dim Sum Basket', 'unknown'],
+  // Hinglish, Devanagari, Indic scripts, Spanish/French/Italian
+  ['Murgh Makhani', 'non_veg'],
+  ['Machli Fry', 'non_veg'],
+  ['Jhinga Masala', 'non_veg'],
+  ['Kozhi Varutha Curry', 'non_veg'],
+  ['चिकन बिरयानी', 'non_veg'],
+  ['मुर्ग मखनी', 'non_veg'],
+  ['अंडा करी', 'egg'],
+  ['पनीर टिक्का', 'veg'],
+  ['मसाला डोसा', 'veg'],
+  ['கோழி குழம்பு', 'non_veg'],
+  ['Pollo Asado', 'non_veg'],
+  ['Poulet Rôti', 'non_veg'],
+  ['Pescado a la Plancha', 'non_veg'],
+  ['Gambas al Ajillo', 'non_veg'],
+  ['Tacos de Camarones', 'non_veg'],
+  ['Crevettes à l’ail', 'non_veg'],
+  ['Huevos Rancheros', 'egg'],
+  ['Œufs Brouillés', 'egg'],
+  ['Bœuf Bourguignon', 'non_veg'],
+  ['Carne Asada Burrito', 'non_veg'],
+  ['Spaghetti alla Carbonara', 'non_veg'],
+  ['Penne Arrabbiata', 'veg'],
+  // baked goods: egg is common, so flavours alone do not vouch for them
+  ['Chocolate Truffle Pastry', 'unknown'],
+  ['Red Velvet Cake 1 Kg', 'unknown'],
+  ['Walnut Brownie', 'unknown'],
+  ['Veg Puff', 'veg'],
+  // nothing to go on
+  ['Chef Special', 'unknown'],
+  ['Family Feast Bucket', 'unknown'],
+  ['Hyderabadi Biryani', 'unknown'],
+];
+
+t.test('dietOf: table', async (t) => {
+  t.ok(DIET_CASES.length >= 100, `${DIET_CASES.length} cases`);
+  for (const [text, want] of DIET_CASES) t.equal(dietOf(text).value, want, text);
+});
+
+t.test('dietOf: evidence and confidence explain the answer', async (t) => {
+  const seekh = dietOf('Veg Seekh Kebab');
+  t.same(seekh.evidence, ['veg seekh', 'veg']);
+  t.equal(seekh.confidence, 0.95);
+  const eggChicken = dietOf('Egg Chicken Roll');
+  t.same(eggChicken.evidence, ['egg', 'chicken']);
+  const byDefault = dietOf('Seekh Kebab');
+  t.equal(byDefault.value, 'non_veg');
+  t.ok(byDefault.confidence < dietOf('Mutton Seekh Kebab').confidence, 'an implied meat is less certain than a named one');
+  t.same(dietOf('Drumstick Sambar').evidence, ['drumstick sambar']);
+  t.same(dietOf('Eggless Chocolate Truffle Cake 500g').evidence, ['eggless']);
+  const unknown = dietOf('Chef Special');
+  t.equal(unknown.confidence, 0);
+  t.same(unknown.evidence, []);
+  t.ok(dietOf('Aloo Gobi').confidence < dietOf('Pure Veg Thali').confidence, 'an explicit veg marker is surer than veg ingredients');
+});
+
+t.test('dietOf: a veg marker turns only the meat it qualifies', async (t) => {
+  // adjacent marker → veg copy; the same marker in another part of a combo does not reach the meat
+  t.equal(dietOf('Veg Chicken').value, 'veg');
+  t.equal(dietOf('Veg + Chicken').value, 'non_veg');
+  t.equal(dietOf('Veg Burger, Chicken Wings').value, 'non_veg');
+  // a substitute (paneer, mushroom) undoes a default word but never a named meat
+  t.equal(dietOf('Paneer Seekh').value, 'veg');
+  t.equal(dietOf('Paneer Chicken Seekh').value, 'non_veg');
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// proteinOf
+
+const PROTEIN_CASES: readonly (readonly [string, Protein | null])[] = [
+  ['Paneer Tikka', 'paneer'],
+  ['Chicken Tikka', 'chicken'],
+  ['Chicken Dum Biryani [Serves 2] ₹299 Bestseller', 'chicken'],
+  ['Mutton Biryani', 'mutton'],
+  ['Lamb Rogan Josh', 'lamb'],
+  ['Fish Curry', 'fish'],
+  ['Prawn Curry', 'prawn'],
+  ['Crab Masala', 'crab'],
+  ['Lobster Thermidor', 'lobster'],
+  ['Squid Rings', 'squid'],
+  ['Calamari Fritti', 'squid'],
+  ['Seafood Platter', 'seafood'],
+  ['Egg Curry', 'egg'],
+  ['Masala Omelette', 'egg'],
+  ['Soya Chaap', 'soya'],
+  ['Mushroom Masala', 'mushroom'],
+  ['Tofu Pad Thai', 'tofu'],
+  ['Pork Belly Bao', 'pork'],
+  ['Beef Steak', 'beef'],
+  ['Roast Duck', 'duck'],
+  ['Turkey Club Sandwich', 'turkey'],
+  ['Chicken 65', 'chicken'],
+  ['Gobi 65', null],
+  ['Paneer 65', 'paneer'],
+  ['Mushroom 65', 'mushroom'],
+  ['Baby Corn 65', null],
+  ['Veg Seekh Kebab', null],
+  ['Seekh Kebab', 'mutton'],
+  ['Chicken Seekh Kebab', 'chicken'],
+  ['Mutton Seekh Kebab', 'mutton'],
+  ['Keema Pav', 'mutton'],
+  ['Chicken Keema', 'chicken'],
+  ['Keema Chicken', 'chicken'],
+  ['Soya Keema', 'soya'],
+  ['Mushroom Keema', 'mushroom'],
+  ['Aloo Keema', 'mutton'],
+  ['Galouti Kebab', 'mutton'],
+  ['Nalli Nihari', 'mutton'],
+  ['Rogan Josh', 'mutton'],
+  ['Shami Kebab', 'mutton'],
+  ['Hyderabadi Haleem', 'mutton'],
+  ['Chicken Haleem', 'chicken'],
+  ['Pepperoni Pizza', 'pork'],
+  ['Chicken Pepperoni Pizza', 'chicken'],
+  ['Veg Pepperoni Pizza', null],
+  ['Salami Sandwich', 'pork'],
+  ['Bacon Burger', 'pork'],
+  ['Chicken Sausage Roll', 'chicken'],
+  ['Hot Wings (6 Pcs)', 'chicken'],
+  ['Chicken Lollipop', 'chicken'],
+  ['Veg Lollipop', null],
+  ['Tangdi Kebab', 'chicken'],
+  ['Drumsticks (4 Pcs)', 'chicken'],
+  ['Chicken Drumstick', 'chicken'],
+  ['Drumstick Sambar', null],
+  ['Murungakkai Sambar', null],
+  ['Cauliflower Wings', null],
+  ['Classic Zinger Burger', 'chicken'],
+  ['Chicken Shawarma Roll', 'chicken'],
+  ['Shawarma Plate', 'chicken'],
+  ['Paneer Shawarma', 'paneer'],
+  ['Falafel Doner Wrap', null],
+  ['Soya Chicken', 'soya'],
+  ['Mock Chicken Tikka', 'soya'],
+  ['Mock Meat Biryani', 'soya'],
+  ['Chicken-style Nuggets', null],
+  ['Egg Chicken Roll', 'chicken'],
+  ['Chicken Egg Fried Rice', 'chicken'],
+  ['Paneer Egg Roll', 'egg'],
+  ['Mushroom Chicken', 'chicken'],
+  ['Chicken Mushroom Pizza', 'chicken'],
+  ['Paneer Mushroom Masala', 'paneer'],
+  ['Fish & Prawn Platter', 'seafood'],
+  ['Prawn and Crab Curry', 'seafood'],
+  ['Chicken and Prawn Fried Rice', 'chicken'],
+  ['Mutton Chaap', 'mutton'],
+  ['Eggless Chocolate Cake', null],
+  ['Egg-free Mayo Sandwich', null],
+  ['Eggplant Parmigiana', null],
+  ['Oyster Mushroom Stir Fry', 'mushroom'],
+  ['Veg in Oyster Sauce', null],
+  ['Thai Curry with Fish Sauce', null],
+  ['Rajma (Kidney Beans)', null],
+  ['Goat Cheese Salad', null],
+  ['Bombay Duck Fry', 'fish'],
+  ['Murgh Makhani', 'chicken'],
+  ['Machli Fry', 'fish'],
+  ['Jhinga Masala', 'prawn'],
+  ['Chingri Malai Curry', 'prawn'],
+  ['Kosha Mangsho', 'mutton'],
+  ['Kodi Vepudu', 'chicken'],
+  ['Meen Pollichathu', 'fish'],
+  ['चिकन टिक्का', 'chicken'],
+  ['पनीर टिक्का', 'paneer'],
+  ['अंडा करी', 'egg'],
+  ['Pollo a la Brasa', 'chicken'],
+  ['Poulet Basquaise', 'chicken'],
+  ['Gambas al Ajillo', 'prawn'],
+  ['Tacos de Pescado', 'fish'],
+  ['Carne Asada', 'beef'],
+  ['Crevettes Sautées', 'prawn'],
+  ['Huevos Rancheros', 'egg'],
+  ['Spaghetti Carbonara', 'pork'],
+  ['Spaghetti Bolognese', 'beef'],
+  ['Aloo Gobi', null],
+  ['Dal Makhani', null],
+  ['Margherita Pizza', null],
+  ['Cheese Pizza', null],
+  ['Veg Hakka Noodles', null],
+  ['Chicken Tikka Masala', 'chicken'],
+];
+
+t.test('proteinOf: table', async (t) => {
+  t.ok(PROTEIN_CASES.length >= 100, `${PROTEIN_CASES.length} cases`);
+  for (const [text, want] of PROTEIN_CASES) t.equal(proteinOf(text).value, want, text);
+});
+
+t.test('proteinOf: named proteins are surer than implied ones', async (t) => {
+  const implied = proteinOf('Keema Pav');
+  const named = proteinOf('Mutton Keema Pav');
+  t.equal(implied.value, 'mutton');
+  t.equal(named.value, 'mutton');
+  t.ok(implied.confidence < named.confidence);
+  t.same(proteinOf('Chicken Keema').evidence, ['chicken']);
+  t.same(proteinOf('Fish & Prawn Platter').evidence, ['fish', 'prawn']);
+  t.equal(proteinOf('Aloo Gobi').confidence, 0);
+  t.ok(proteinOf('Chicken and Mutton Biryani').confidence < proteinOf('Chicken Biryani').confidence, 'two meats: less sure');
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// categoryOf
+
+const COURSE_CASES: readonly (readonly [string, Course])[] = [
+  ['Chicken Dum Biryani [Serves 2] ₹299 Bestseller', 'main'],
+  ['Veg Pulao', 'main'],
+  ['Paneer Butter Masala', 'main'],
+  ['Chicken Tikka Masala', 'main'],
+  ['Dal Makhani', 'main'],
+  ['Rajma Chawal', 'main'],
+  ['Veg Thali', 'main'],
+  ['Mini Meal', 'main'],
+  ['Burger Combo', 'main'],
+  ['Chicken Fried Rice', 'main'],
+  ['Hakka Noodles', 'main'],
+  ['Margherita Pizza', 'main'],
+  ['Penne Alfredo Pasta', 'main'],
+  ['Crispy Chicken Burger', 'main'],
+  ['Club Sandwich', 'main'],
+  ['Chicken Kathi Roll', 'main'],
+  ['Chicken Shawarma', 'main'],
+  ['Burrito Bowl', 'main'],
+  ['Chicken Tacos', 'main'],
+  ['Salmon Sushi Roll', 'main'],
+  ['Tonkotsu Ramen', 'main'],
+  ['Pad Thai', 'main'],
+  ['Masala Dosa', 'main'],
+  ['Idli Sambar', 'main'],
+  ['Pav Bhaji', 'main'],
+  ['Chole Bhature', 'main'],
+  ['Mac & Cheese', 'main'],
+  ['Fish and Chips', 'main'],
+  ['Chilli Chicken Gravy', 'main'],
+  ['Veg Manchurian Gravy', 'main'],
+  ['Chicken 65 Biryani', 'main'],
+  ['Butter Chicken', 'main'],
+  ['Burger + Fries + Coke', 'main'],
+  ['Chicken Biryani with Raita', 'main'],
+  ['Family Feast Bucket', 'main'],
+  ['Pot Pie', 'main'],
+  ['Paneer Tikka', 'side'],
+  ['Chicken Tikka', 'side'],
+  ['Seekh Kebab', 'side'],
+  ['Chicken 65', 'side'],
+  ['Gobi 65', 'side'],
+  ['Chicken Lollipop', 'side'],
+  ['Chilli Paneer', 'side'],
+  ['Chilli Chicken Dry', 'side'],
+  ['Veg Spring Roll', 'side'],
+  ['Steamed Momos', 'side'],
+  ['Hot Wings (6 Pcs)', 'side'],
+  ['Chicken Nuggets 9 Pc', 'side'],
+  ['French Fries', 'side'],
+  ['Peri Peri Fries', 'side'],
+  ['Garlic Bread', 'side'],
+  ['Cheesy Garlic Bread', 'side'],
+  ['Onion Rings', 'side'],
+  ['Tomato Soup', 'side'],
+  ['Hot and Sour Soup', 'side'],
+  ['Greek Salad', 'side'],
+  ['Boondi Raita', 'side'],
+  ['Masala Papad', 'side'],
+  ['Samosa (2 Pcs)', 'side'],
+  ['Vada Pav', 'side'],
+  ['Pani Puri', 'side'],
+  ['Cheesy Dip', 'side'],
+  ['Extra Cheese', 'side'],
+  ['Fish Fry', 'side'],
+  ['Hummus', 'side'],
+  ['Fries + Coke', 'side'],
+  ['Drumstick Sambar', 'side'],
+  ['Butter Naan', 'bread'],
+  ['Garlic Naan', 'bread'],
+  ['Tandoori Roti', 'bread'],
+  ['Rumali Roti', 'bread'],
+  ['Aloo Paratha', 'bread'],
+  ['Lachha Paratha', 'bread'],
+  ['Amritsari Kulcha', 'bread'],
+  ['Kerala Parotta', 'bread'],
+  ['Pav (2 Pcs)', 'bread'],
+  ['Butter Croissant', 'bread'],
+  ['Pita Bread', 'bread'],
+  ['Gulab Jamun', 'dessert'],
+  ['Rasmalai (2 Pcs)', 'dessert'],
+  ['Gajar Halwa', 'dessert'],
+  ['Malai Kulfi', 'dessert'],
+  ['Vanilla Ice Cream', 'dessert'],
+  ['Brownie Sundae', 'dessert'],
+  ['Chocolate Brownie with Ice Cream', 'dessert'],
+  ['Bread Pudding', 'dessert'],
+  ['Bread Halwa', 'dessert'],
+  ['Tiramisu', 'dessert'],
+  ['Eggless Chocolate Truffle Cake 500g', 'dessert'],
+  ['Blueberry Cheesecake', 'dessert'],
+  ['Swiss Roll', 'dessert'],
+  ['Kunafa', 'dessert'],
+  ['Mango Lassi', 'beverage'],
+  ['Masala Chai', 'beverage'],
+  ['Cold Coffee', 'beverage'],
+  ['Cappuccino', 'beverage'],
+  ['Chocolate Shake', 'beverage'],
+  ['Ice Cream Shake', 'beverage'],
+  ['Virgin Mojito', 'beverage'],
+  ['Fresh Lime Soda', 'beverage'],
+  ['Coke 500ml', 'beverage'],
+  ['Thums Up 750 ml', 'beverage'],
+  ['Bisleri 1L', 'beverage'],
+  ['Red Bull 250 ml', 'beverage'],
+  ['Badam Milk', 'beverage'],
+  ['Filter Coffee', 'beverage'],
+  ['Sweet Lassi', 'beverage'],
+  ['Milk Cake', 'dessert'],
+  ['चिकन बिरयानी', 'main'],
+  ['पनीर टिक्का', 'side'],
+  ['बटर नान', 'bread'],
+  ['गुलाब जामुन', 'dessert'],
+  ['मसाला चाय', 'beverage'],
+];
+
+t.test('categoryOf: table', async (t) => {
+  t.ok(COURSE_CASES.length >= 100, `${COURSE_CASES.length} cases`);
+  for (const [text, want] of COURSE_CASES) t.equal(categoryOf(text).value, want, text);
+});
+
+t.test('categoryOf: the head word decides, and no cue is a low-confidence main', async (t) => {
+  t.same(categoryOf('Chicken Tikka Masala').evidence, ['tikka', 'masala']);
+  const none = categoryOf('Chef Special');
+  t.equal(none.value, 'main');
+  t.equal(none.confidence, 0.3);
+  t.same(none.evidence, []);
+  t.ok(categoryOf('Mango Lassi').confidence > categoryOf('Chicken Tikka Masala').confidence, 'agreeing cues are surer');
+  t.same(categoryOf('Burger + Fries + Coke').evidence, ['burger', 'fries', 'coke']);
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// cuisineCue
+
+const CUISINE_CASES: readonly (readonly [string, Cuisine | null])[] = [
+  ['Paneer Butter Masala', 'North Indian'],
+  ['Dal Makhani', 'North Indian'],
+  ['Chole Bhature', 'North Indian'],
+  ['Butter Chicken', 'North Indian'],
+  ['Paneer Tikka', 'North Indian'],
+  ['Kadai Paneer', 'North Indian'],
+  ['Butter Naan', 'North Indian'],
+  ['Aloo Paratha', 'North Indian'],
+  ['Pav Bhaji', 'North Indian'],
+  ['Vada Pav', 'North Indian'],
+  ['Pani Puri', 'North Indian'],
+  ['Paneer Tikka Wrap', 'North Indian'],
+  ['Chicken Kathi Roll', 'North Indian'],
+  ['Rajma Chawal', 'North Indian'],
+  ['Masala Dosa', 'South Indian'],
+  ['Mysore Masala Dosa', 'South Indian'],
+  ['Idli Sambar', 'South Indian'],
+  ['Medu Vada', 'South Indian'],
+  ['Onion Uttapam', 'South Indian'],
+  ['Appam with Stew', 'South Indian'],
+  ['Chicken Chettinad', 'South Indian'],
+  ['Kerala Parotta', 'South Indian'],
+  ['Malabar Paratha', 'South Indian'],
+  ['Andhra Chicken Curry', 'South Indian'],
+  ['Schezwan Dosa', 'South Indian'],
+  ['Drumstick Sambar', 'South Indian'],
+  ['Gobi 65', 'South Indian'],
+  ['Gobi Manchurian', 'Chinese'],
+  ['Veg Hakka Noodles', 'Chinese'],
+  ['Schezwan Fried Rice', 'Chinese'],
+  ['Chilli Paneer', 'Chinese'],
+  ['Chilli Chicken', 'Chinese'],
+  ['Veg Manchow Soup', 'Chinese'],
+  ['Hot and Sour Soup', 'Chinese'],
+  ['American Chopsuey', 'Chinese'],
+  ['Steamed Momos', 'Chinese'],
+  ['Veg Spring Roll', 'Chinese'],
+  ['Honey Chilli Potato', 'Chinese'],
+  ['Margherita Pizza', 'Italian'],
+  ['Tandoori Paneer Pizza', 'Italian'],
+  ['Butter Chicken Pizza', 'Italian'],
+  ['Penne Arrabbiata', 'Italian'],
+  ['Spaghetti Carbonara', 'Italian'],
+  ['Mushroom Risotto', 'Italian'],
+  ['Garlic Bread', 'Italian'],
+  ['Bruschetta', 'Italian'],
+  ['Lasagne', 'Italian'],
+  ['Pad Thai', 'Thai'],
+  ['Tom Yum Soup', 'Thai'],
+  ['Thai Green Curry', 'Thai'],
+  ['Massaman Curry', 'Thai'],
+  ['Salmon Sushi', 'Japanese'],
+  ['Tonkotsu Ramen', 'Japanese'],
+  ['Chicken Katsu Curry', 'Japanese'],
+  ['Prawn Tempura', 'Japanese'],
+  ['Chicken Tacos', 'Mexican'],
+  ['Veg Burrito Bowl', 'Mexican'],
+  ['Cheese Quesadilla', 'Mexican'],
+  ['Loaded Nachos', 'Mexican'],
+  ['Chicken Shawarma', 'Middle Eastern'],
+  ['Chicken Shawarma Roll', 'Middle Eastern'],
+  ['Hummus with Pita', 'Middle Eastern'],
+  ['Falafel Wrap', 'Middle Eastern'],
+  ['Chicken Mandi', 'Middle Eastern'],
+  ['Kimchi Fried Rice', 'Korean'],
+  ['Bibimbap', 'Korean'],
+  ['Korean Fried Chicken', 'Korean'],
+  ['Tteokbokki', 'Korean'],
+  ['Crispy Chicken Burger', 'American'],
+  ['Butter Chicken Burger', 'American'],
+  ['Peri Peri Fries', 'American'],
+  ['Hot Wings', 'American'],
+  ['Mac & Cheese', 'American'],
+  ['Chicken Nuggets', 'American'],
+  ['Chicken Dum Biryani [Serves 2] ₹299 Bestseller', 'Mughlai'],
+  ['Mutton Seekh Kebab', 'Mughlai'],
+  ['Chicken Korma', 'Mughlai'],
+  ['Nalli Nihari', 'Mughlai'],
+  ['Hyderabadi Haleem', 'Mughlai'],
+  ['Veg Sizzler', 'Continental'],
+  ['Chicken Stroganoff', 'Continental'],
+  ['Fish and Chips', 'Continental'],
+  ['Veg Au Gratin', 'Continental'],
+  ['Pho Bo', 'Vietnamese'],
+  ['Chicken Banh Mi', 'Vietnamese'],
+  ['Greek Salad', 'Mediterranean'],
+  ['Chicken Souvlaki', 'Mediterranean'],
+  ['Moussaka', 'Mediterranean'],
+  ['Chocolate Croissant', 'Bakery'],
+  ['Eggless Chocolate Truffle Cake 500g', 'Bakery'],
+  ['Blueberry Muffin', 'Bakery'],
+  ['Veg Puff', 'Bakery'],
+  ['Mango Lassi', 'Beverages'],
+  ['Cold Coffee', 'Beverages'],
+  ['Chocolate Shake', 'Beverages'],
+  ['Coke 500ml', 'Beverages'],
+  ['Virgin Mojito', 'Beverages'],
+  ['Prawn Laksa', 'SE Asian'],
+  ['Nasi Goreng', 'SE Asian'],
+  ['Chicken Khow Suey', 'SE Asian'],
+  ['Chicken Satay', 'SE Asian'],
+  ['Paella Valenciana', 'European'],
+  ['Chicken Schnitzel', 'European'],
+  ['Beef Goulash', 'European'],
+  ['Gulab Jamun', 'Desserts'],
+  ['Brownie Sundae', 'Desserts'],
+  ['Vanilla Ice Cream', 'Desserts'],
+  ['Malai Kulfi', 'Desserts'],
+  ['Tiramisu', 'Desserts'],
+  ['Kunafa', 'Desserts'],
+  ['Burger + Coke', 'American'],
+  ['Paneer and Onion Pizza', 'Italian'],
+  ['Mac and Cheese Pizza', 'Italian'],
+  ['Biryani with Coke', 'Mughlai'],
+  ['पनीर टिक्का', 'North Indian'],
+  ['चिकन बिरयानी', 'Mughlai'],
+  ['मसाला डोसा', 'South Indian'],
+  ['Chef Special', null],
+  ['Grilled Sandwich', 'American'],
+];
+
+t.test('cuisineCue: table', async (t) => {
+  t.ok(CUISINE_CASES.length >= 100, `${CUISINE_CASES.length} cases`);
+  for (const [text, want] of CUISINE_CASES) t.equal(cuisineCue(text).value, want, text);
+  const covered = new Set(CUISINE_CASES.map(([, c]) => c));
+  for (const label of CUISINE_LABELS) t.ok(covered.has(label), `a case for ${label}`);
+});
+
+t.test('cuisineCue: strong beats weak, the last strong cue is the dish form', async (t) => {
+  const pizza = cuisineCue('Tandoori Paneer Pizza');
+  t.same(pizza.evidence, ['tandoori', 'paneer', 'pizza']);
+  t.equal(pizza.confidence, 0.85, 'weak cues do not lower a single strong cue');
+  const weak = cuisineCue('Paneer Tikka');
+  t.equal(weak.confidence, 0.5);
+  const fusion = cuisineCue('Schezwan Dosa');
+  t.equal(fusion.value, 'South Indian');
+  t.equal(fusion.confidence, 0.65, 'two strong cues of different cuisines: less sure');
+  t.equal(cuisineCue('Chef Special').confidence, 0);
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Words, lexicons and loading
+
+t.test('tokenizeMenuText: folding, glued digits and parts', async (t) => {
+  t.same(tokenizeMenuText("Domino's Crème Brûlée").map((w) => w.word), ['dominos', 'creme', 'brulee']);
+  t.same(tokenizeMenuText('2Pc Wings+4Pc Boneless').map((w) => w.word), ['2', 'pc', 'wings', '4', 'pc', 'boneless']);
+  const parts = tokenizeMenuText('Burger + Fries with Coke (Large)');
+  t.same(parts.map((w) => w.seg), [0, 1, 2, 2, 3]);
+  t.same(parts.map((w) => w.dish), [0, 1, 2, 2, 3]);
+  const joined = tokenizeMenuText('Paneer and Onion Pizza');
+  t.same(joined.map((w) => w.seg), [0, 1, 1, 1], '"and" ends a part for diet and course');
+  t.same(joined.map((w) => w.dish), [0, 0, 0, 0], 'but not a dish for cuisine');
+  t.same(parts.map((w) => w.hardBreakBefore), [false, true, false, false, true]);
+  t.same(tokenizeMenuText('Mac & Cheese').map((w) => w.word), ['mac', 'and', 'cheese']);
+  t.same(tokenizeMenuText('Nuggets - 2 Pc').map((w) => w.seg), [0, 1, 1]);
+  t.same(tokenizeMenuText('Egg-free').map((w) => w.seg), [0, 0], 'a hyphen joins words');
+  t.same(tokenizeMenuText('मुर्ग़ मखनी').map((w) => w.word).length, 2);
+  t.same(tokenizeMenuText('wings')[0]!.singulars, ['wing']);
+  t.same(tokenizeMenuText('potatoes')[0]!.singulars, ['potatoe', 'potato']);
+  t.same(tokenizeMenuText('boneless')[0]!.singulars, [], '-ss words are not plurals');
+});
+
+t.test('menuTextCues agrees with the four single calls', async (t) => {
+  for (const text of ['Veg Seekh Kebab', 'Chicken Dum Biryani [Serves 2] ₹299 Bestseller', 'Eggless Chocolate Truffle Cake 500g', 'Drumstick Sambar']) {
+    const all = menuTextCues(text);
+    t.same(all.diet, dietOf(text), `diet ${text}`);
+    t.same(all.protein, proteinOf(text), `protein ${text}`);
+    t.same(all.course, categoryOf(text), `course ${text}`);
+    t.same(all.cuisine, cuisineCue(text), `cuisine ${text}`);
+  }
+});
+
+t.test('the lexicons load once and are big enough to be useful', async (t) => {
+  const lex = cueLexicons();
+  t.equal(cueLexicons(), lex, 'cached');
+  t.ok(lex.diet.size >= 300, `diet ${lex.diet.size}`);
+  t.ok(lex.protein.size >= 200, `protein ${lex.protein.size}`);
+  t.ok(lex.course.size >= 300, `category ${lex.course.size}`);
+  t.ok(lex.cuisine.size >= 400, `cuisine cues ${lex.cuisine.size}`);
+});
+
+function knowledgeCopyWith(file: string, edit: (text: string) => string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'cues-'));
+  mkdirSync(join(dir, 'lexicon'));
+  for (const f of ['diet.tsv', 'protein.tsv', 'category.tsv', 'cuisine_cues.tsv']) {
+    const text = readFileSync(join(KNOWLEDGE_DIR, 'lexicon', f), 'utf8');
+    writeFileSync(join(dir, 'lexicon', f), f === file ? edit(text) : text);
+  }
+  return dir;
+}
+
+t.test('loadCueLexicons rejects broken knowledge with file:line', async (t) => {
+  t.doesNotThrow(() => loadCueLexicons(knowledgeCopyWith('diet.tsv', (s) => s)));
+  t.throws(
+    () => loadCueLexicons(knowledgeCopyWith('diet.tsv', (s) => s + '\nchicken\tveg\tduplicate\n')),
+    /diet\.tsv:\d+: keyword "chicken" repeats/,
+  );
+  t.throws(
+    () => loadCueLexicons(knowledgeCopyWith('protein.tsv', (s) => s + '\nyak\tyak\t\n')),
+    /protein\.tsv:\d+: protein "yak" is not one of/,
+  );
+  t.throws(
+    () => loadCueLexicons(knowledgeCopyWith('cuisine_cues.tsv', (s) => s + '\nhaggis\tScottish\tstrong\n')),
+    /cuisine_cues\.tsv:\d+: cuisine "Scottish"/,
+  );
+  t.throws(
+    () => loadCueLexicons(knowledgeCopyWith('cuisine_cues.tsv', (s) => s + '\nhaggis\tEuropean\tmedium\n')),
+    /strength "medium"/,
+  );
+  t.throws(
+    () => loadCueLexicons(knowledgeCopyWith('category.tsv', (s) => s.replace('keyword\tcourse\tnote', 'keyword\tcourse'))),
+    /header must be/,
+  );
+  t.throws(
+    () => loadCueLexicons(knowledgeCopyWith('category.tsv', (s) => s + '\nfoo (bar)\tmain\t\n')),
+    /contains a part break/,
+  );
+  // A keyword written with different spacing or accents is the same keyword.
+  t.throws(
+    () => loadCueLexicons(knowledgeCopyWith('diet.tsv', (s) => s + '\nCHICKEN\tnon_veg\t\n')),
+    /repeats/,
+  );
+});
