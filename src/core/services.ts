@@ -2,6 +2,9 @@ import type { Config } from '../config.js';
 import { getTextCleaner, type CleanedText, type TextCleaner } from './text/clean.js';
 import { MenuEncoder, type Dimension } from './inference/encoder.js';
 import { resolveBuiltModel } from './inference/model-files.js';
+import { vectorBackend } from '../native/index.js';
+import type { PairScorer } from './match.js';
+import { getKnowledge } from './knowledge/index.js';
 
 export type ServiceState = 'loading' | 'ready' | 'failed';
 
@@ -24,6 +27,7 @@ export class Services {
 
   constructor(readonly config: Config) {
     this.cleaner = getTextCleaner();
+    getKnowledge(); // validated and indexed before the server reports ready
     this.ready = this.load();
   }
 
@@ -67,9 +71,15 @@ export class Services {
     return { cleaned, vectors };
   }
 
-  /** Precision-stage status for /health; null until a reranker is loaded. */
-  rerankerStatus(_task: 'match' | 'search'): string | null {
+  /** The cross-encoder for same-dish pairs, when one is built and loaded; null → knowledge-base precision stage. */
+  matchScorer(): PairScorer | null {
     return null;
+  }
+
+  /** Precision-stage status for /health. */
+  rerankerStatus(task: 'match' | 'search'): string | null {
+    if (task === 'match') return 'ready (knowledge-v1: dish identity + calibrated cosine; no cross-encoder loaded)';
+    return 'ready (knowledge-v1: concept, dish and course relevance; no cross-encoder loaded)';
   }
 
   classifierStatus(): string | null {
@@ -81,7 +91,7 @@ export class Services {
   }
 
   vectorBackend(): string {
-    return 'js';
+    return vectorBackend;
   }
 
   async close(): Promise<void> {

@@ -3,6 +3,7 @@ import { embedRoute } from './embed.js';
 import { embedBatchRoute } from './embed-batch.js';
 import { healthRoute } from './health.js';
 import { balanceRoute } from './balance.js';
+import { matchRoute } from './match.js';
 
 /** Every route, registered in one place. */
-export const ROUTES: readonly Route<any, any>[] = [healthRoute, balanceRoute, embedRoute, embedBatchRoute];
+export const ROUTES: readonly Route<any, any>[] = [healthRoute, balanceRoute, embedRoute, embedBatchRoute, matchRoute];

@@ -1,0 +1,70 @@
+import { getKnowledge } from './knowledge/index.js';
+import type { Course, Cuisine, Dish, Protein } from './knowledge/dishes.js';
+import { menuTextCues, type DietCue } from './knowledge/cues.js';
+
+/**
+ * What we know about one cleaned menu text, from the knowledge base: the dish it names (when it resolves), and its
+ * diet, main protein, course and cuisine. The dish's own labels win when it resolves exactly; otherwise the lexicon
+ * cues answer. Shared by match, dedup, classify, report and suggest, so they can never disagree about an item.
+ */
+export interface ItemProfile {
+  readonly text: string;
+  readonly dish: Dish | null;
+  readonly dishHow: 'exact' | 'fuzzy' | null;
+  readonly dishScore: number;
+  readonly diet: DietCue;
+  readonly protein: Protein | null;
+  readonly course: Course;
+  readonly courseConfidence: number;
+  readonly cuisine: Cuisine | null;
+  readonly cuisineConfidence: number;
+}
+
+/** Coarse diet the API speaks: egg counts as non-veg wherever veg/non-veg is asked. */
+export function vegOrNot(diet: DietCue): 'veg' | 'non_veg' | 'unknown' {
+  return diet === 'veg' ? 'veg' : diet === 'unknown' ? 'unknown' : 'non_veg';
+}
+
+const profileCache = new Map<string, ItemProfile>();
+
+export function profileItem(cleanedText: string): ItemProfile {
+  const cached = profileCache.get(cleanedText);
+  if (cached) return cached;
+  const match = getKnowledge().resolveDish(cleanedText);
+  const cues = menuTextCues(cleanedText);
+  const dish = match?.dish ?? null;
+  // A fuzzy dish match never overrides an explicit diet or protein word in the text itself.
+  const trustDish = dish !== null && (match!.how === 'exact' || cues.diet.value === 'unknown');
+  const diet: DietCue = trustDish ? dish!.diet : cues.diet.value;
+  const protein = trustDish ? dish!.protein : cues.protein.value;
+  const profile: ItemProfile = {
+    text: cleanedText,
+    dish,
+    dishHow: match?.how ?? null,
+    dishScore: match?.score ?? 0,
+    diet,
+    protein,
+    course: dish ? dish.course : cues.course.value,
+    courseConfidence: dish ? (match!.how === 'exact' ? 0.95 : 0.8) : cues.course.confidence,
+    cuisine: dish ? dish.cuisine : cues.cuisine.value,
+    cuisineConfidence: dish ? (match!.how === 'exact' ? 0.95 : 0.8) : cues.cuisine.confidence,
+  };
+  if (profileCache.size > 50_000) profileCache.clear();
+  profileCache.set(cleanedText, profile);
+  return profile;
+}
+
+export interface ConflictFlags {
+  readonly dietary_conflict: boolean;
+  readonly protein_conflict: boolean;
+}
+
+/** One side veg and the other non-veg (egg counts as non-veg); both main proteins known and different. */
+export function conflicts(a: ItemProfile, b: ItemProfile): ConflictFlags {
+  const da = vegOrNot(a.diet);
+  const db = vegOrNot(b.diet);
+  return {
+    dietary_conflict: da !== 'unknown' && db !== 'unknown' && da !== db,
+    protein_conflict: a.protein !== null && b.protein !== null && a.protein !== b.protein,
+  };
+}

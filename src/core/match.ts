@@ -1,0 +1,95 @@
+import { conflicts, profileItem, type ItemProfile } from './items.js';
+
+/**
+ * The precision stage for "are these the same dish?", used by /match and /dedup.
+ *
+ * A pair is scored only when its cosine clears MATCH_COSINE_GATE or the knowledge base resolves both texts to the
+ * same dish (otherwise the answer is "different" and reranker_score is null). The precision score is a probability that the two texts name the same dish:
+ *   - from a cross-encoder when one is loaded (calibrated to 0–1 at build time), else
+ *   - from the knowledge base: both texts resolving to the same dish → 0.97, to two different dishes → 0.05,
+ *     otherwise a logistic calibration of the cosine.
+ * The decision (documented in the README):
+ *   match = no dietary or protein conflict
+ *           AND ( (cosine ≥ cosine_threshold AND precision ≥ VETO_BELOW)   — the precision stage can veto a look-alike
+ *                 OR precision ≥ CONFIRM_AT )                              — or confirm a synonym the cosine misses
+ * so lowering cosine_threshold matches more aggressively, and conflicts always win.
+ */
+export const MATCH_COSINE_GATE = 0.2;
+export const VETO_BELOW = 0.3;
+export const CONFIRM_AT = 0.8;
+export const SAME_DISH_PROBABILITY = 0.97;
+export const DIFFERENT_DISH_PROBABILITY = 0.05;
+/** Logistic calibration of the cleaned-text cosine (fitted on knowledge-base alias pairs vs hard negatives). */
+export const COSINE_CALIBRATION = { slope: 2.86, midpoint: 0.678 } as const; // scripts/fit-match-calibration.mjs
+
+export interface PairScorer {
+  readonly id: string;
+  /** Calibrated same-dish probabilities for cleaned text pairs. */
+  score(pairs: readonly (readonly [string, string])[]): Promise<number[]>;
+}
+
+export interface PairVerdict {
+  readonly cosine: number;
+  readonly reranker_score: number | null;
+  readonly match: boolean;
+  readonly dietary_conflict: boolean;
+  readonly protein_conflict: boolean;
+}
+
+function logistic(x: number): number {
+  return 1 / (1 + Math.exp(-x));
+}
+
+/** Knowledge-base evidence about two profiles: 'same', 'different' or null when the knowledge cannot tell. */
+export function dishIdentity(a: ItemProfile, b: ItemProfile): 'same' | 'different' | null {
+  if (!a.dish || !b.dish) return null;
+  if (a.dish.id === b.dish.id) return 'same';
+  // Two confidently resolved, different dishes are different; a weak fuzzy resolution is not evidence enough.
+  return a.dishScore >= 0.85 && b.dishScore >= 0.85 ? 'different' : null;
+}
+
+export function knowledgeProbability(a: ItemProfile, b: ItemProfile, cosine: number): number {
+  const identity = dishIdentity(a, b);
+  if (identity === 'same') return SAME_DISH_PROBABILITY;
+  if (identity === 'different') return DIFFERENT_DISH_PROBABILITY;
+  return logistic(COSINE_CALIBRATION.slope * (cosine - COSINE_CALIBRATION.midpoint));
+}
+
+export function clamp01(x: number): number {
+  return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+/**
+ * Scores pairs of cleaned texts with their cosines. `scorer` (a cross-encoder) is used for the pairs that clear the
+ * gate; the knowledge base's dish identity still overrides it where it is certain.
+ */
+export async function judgePairs(
+  pairs: readonly (readonly [string, string])[],
+  cosines: readonly number[],
+  cosineThreshold: number,
+  scorer: PairScorer | null,
+): Promise<PairVerdict[]> {
+  const profiles = pairs.map(([a, b]) => [profileItem(a), profileItem(b)] as const);
+  // The gate bounds precision-stage cost; a knowledge-base identity costs nothing, so a synonym the base encoder
+  // scores low (Murgh Makhani / Butter Chicken, cosine 0.15) still reaches the precision stage.
+  const gated = cosines.map((c, i) => c >= MATCH_COSINE_GATE || dishIdentity(profiles[i]![0], profiles[i]![1]) === 'same');
+  const modelScores = new Map<number, number>();
+  if (scorer) {
+    const idx = gated.flatMap((g, i) => (g ? [i] : []));
+    const scores = await scorer.score(idx.map((i) => pairs[i]!));
+    idx.forEach((i, k) => modelScores.set(i, scores[k]!));
+  }
+  return pairs.map((_, i) => {
+    const [pa, pb] = profiles[i]!;
+    const cosine = clamp01(cosines[i]!);
+    const flags = conflicts(pa, pb);
+    if (!gated[i]) return { cosine, reranker_score: null, match: false, ...flags };
+    let p = modelScores.get(i) ?? knowledgeProbability(pa, pb, cosine);
+    const identity = dishIdentity(pa, pb);
+    if (identity === 'same') p = Math.max(p, SAME_DISH_PROBABILITY);
+    else if (identity === 'different') p = Math.min(p, DIFFERENT_DISH_PROBABILITY);
+    const conflict = flags.dietary_conflict || flags.protein_conflict;
+    const match = !conflict && ((cosine >= cosineThreshold && p >= VETO_BELOW) || p >= CONFIRM_AT);
+    return { cosine, reranker_score: Math.round(p * 1e4) / 1e4, match, ...flags };
+  });
+}
