@@ -87,28 +87,72 @@ const CURRENCY = '(?:₹|rs\\.?|inr|\\$|€|£|usd|aed|mrp:?)';
 const PRICE_RES: readonly RegExp[] = [
   new RegExp(`${WB_START}${CURRENCY}\\s*\\d[\\d,]*(?:\\.\\d+)?(?:\\s*/-)?`, 'giu'),
   new RegExp(`(?:₹|\\$|€|£)\\s*\\d[\\d,]*(?:\\.\\d+)?(?:\\s*/-)?`, 'gu'),
-  new RegExp(`${WB_START}\\d[\\d,]*(?:\\.\\d+)?\\s*(?:/-|rs\\.?|inr|rupees|₹)${WB_END}`, 'giu'),
+  // "299 Rs", but not the "555 Rs" of "Chicken 555 Rs 260", where the currency belongs to the number after it.
+  new RegExp(`${WB_START}\\d[\\d,]*(?:\\.\\d+)?\\s*(?:/-|rs\\.?|inr|rupees|₹)${WB_END}(?!\\s*\\d)`, 'giu'),
   new RegExp(`${WB_START}\\d[\\d,]*(?:\\.\\d+)?\\s*/-`, 'gu'),
   /@\s*\d[\d,]*(?:\.\d+)?/gu,
 ];
 const PROMO_PATTERN_RES: readonly RegExp[] = [
-  new RegExp(`${WB_START}(?:up\\s*to\\s+|flat\\s+)?\\d+(?:\\.\\d+)?\\s*%\\s*(?:off|discount|cashback)?${WB_END}`, 'giu'),
+  new RegExp(`${WB_START}(?:save\\s+)?(?:up\\s*to\\s+|flat\\s+)?\\d+(?:\\.\\d+)?\\s*%\\s*(?:off|discount|cashback)?${WB_END}`, 'giu'),
+  new RegExp(`${WB_START}(?:save|flat)\\s+(?:up\\s*to\\s+)?${CURRENCY}\\s*\\d[\\d,]*(?:\\.\\d+)?(?:\\s*off)?`, 'giu'),
   new RegExp(`${WB_START}buy\\s*(?:\\d+|one|two)\\s*get\\s*(?:\\d+|one|two)(?:\\s*free)?${WB_END}`, 'giu'),
   new RegExp(`${WB_START}(?:free\\s+delivery|free\\s+(?:coke|pepsi|drink|dessert)\\s+inside)${WB_END}`, 'giu'),
+  // "Choco Lava Cake Multipack (3+1)": a bracketed buy-N-get-M offer.
+  /[([]\s*\d+\s*\+\s*\d+\s*(?:free)?\s*[)\]]/giu,
 ];
-const UNIT = '(?:ml|l|ltr|ltrs|litre|litres|liter|liters|cl|oz|fl\\.?\\s?oz|g|gm|gms|gr|gram|grams|kg|kgs|lb|lbs|pcs?|pieces?|nos?|units?|slices?|scoops?|inch|inches|cm|pax|plates?|portions?|cups?|glass(?:es)?|bottles?|cans?)';
+/** A pack word after a quantity belongs to the quantity ("Diet Coke 300ml Can", "Pepsi 475ml Pet"). */
+const CONTAINER_AFTER_QUANTITY = '(?:\\s+(?:can|tin|bottle|pet|jar|glass|cup|packet|pouch|tetra\\s*pack))?';
+const UNIT = '(?:ml|l|ltr|ltrs|litre|litres|liter|liters|cl|oz|fl\\.?\\s?oz|g|gm|gms|gr|gram|grams|grm|grms|kg|kgs|lb|lbs|pcs?|pieces?|nos?|units?|slices?|scoops?|inch|inches|cm|pax|plates?|portions?|cups?|glass(?:es)?|bottles?|cans?)';
 const SIZE_PATTERN_RES: readonly RegExp[] = [
-  new RegExp(`${WB_START}serves?\\s*:?\\s*\\d+(?:\\s*(?:-|to)\\s*\\d+)?(?:\\s*(?:people|persons?|pax|guests?))?${WB_END}`, 'giu'),
+  new RegExp(`${WB_START}serv(?:es?|ings?)\\s*[:-]?\\s*\\d+(?:\\s*(?:-|to)\\s*\\d+)?(?:\\s*(?:people|persons?|pax|guests?|cups?|plates?|portions?))?${WB_END}`, 'giu'),
   new RegExp(`${WB_START}(?:feeds|for)\\s+\\d+(?:\\s*(?:-|to)\\s*\\d+)?\\s*(?:people|persons?|pax|guests?)${WB_END}`, 'giu'),
-  new RegExp(`${WB_START}pack\\s+of\\s+\\d+${WB_END}`, 'giu'),
-  new RegExp(`${WB_START}(?:\\d+\\s*/\\s*\\d+|\\d+(?:\\.\\d+)?)\\s*${UNIT}${WB_END}`, 'giu'),
+  new RegExp(`${WB_START}(?:pack|box|set|tub|tray|bag|jar|carton)\\s+of\\s+\\d+${WB_END}`, 'giu'),
+  // "Party for 2 (Veg)", "Hut Treat Meal for 4 - Non Veg", "Platter for 4-Peri Peri Dip": a head count before an edge.
+  new RegExp(`${WB_START}for\\s+\\d{1,2}(?:\\s*(?:-|to)\\s*\\d{1,2})?(?=\\s*(?:$|[)\\]}\\-–—:|,+(&]|(?:with|non|veg)(?![\\p{L}])))`, 'giu'),
+  new RegExp(`${WB_START}(?:\\d+\\s*/\\s*\\d+|\\d+(?:\\.\\d+)?(?:\\s*(?:-|to)\\s*\\d+(?:\\.\\d+)?)?)\\s*${UNIT}${WB_END}${CONTAINER_AFTER_QUANTITY}`, 'giu'),
+  // Nutrition facts printed in the name: "[55g Protein]", "(Protein-25g)", "[284 Kcal]".
+  new RegExp(`${WB_START}\\d+(?:\\.\\d+)?\\s*(?:g|gm|gms|grams?)?\\s*(?:-\\s*)?(?:protein|carbs?|carbohydrates?|fats?|fib(?:re|er)|sugars?)${WB_END}`, 'giu'),
+  new RegExp(`${WB_START}(?:protein|carbs?|fats?)\\s*[-:]?\\s*\\d+(?:\\.\\d+)?\\s*(?:g|gm|gms|grams?)${WB_END}`, 'giu'),
+  new RegExp(`${WB_START}\\d+(?:\\.\\d+)?\\s*(?:kcal|kcals|cal|cals|calories)${WB_END}`, 'giu'),
   new RegExp(`${WB_START}(?:x\\s*\\d+|\\d+\\s*x)${WB_END}`, 'giu'),
-  new RegExp(`${WB_START}\\d+(?:\\.\\d+)?\\s*"`, 'gu'),
+  // Inches as pizza menus print them: 9", 12'', 12''', 8″.
+  new RegExp(`${WB_START}\\d+(?:\\.\\d+)?\\s*(?:"|''+|″|”)`, 'gu'),
 ];
+/** A count spelled out before a piece unit: "Crunchy Chicken Nuggets (Six Pcs)". */
+const WORD_COUNT_RE = new RegExp(`${WB_START}(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)\\s+(?:pcs?|pieces?|nos?)${WB_END}`, 'giu');
 /** Portion words that are part of real dish names when they lead ("Full English Breakfast", "Half Fry"). */
-const EDGE_ONLY_SIZES = new Set(['half', 'full', 'quarter', 'single', 'personal']);
+const EDGE_ONLY_SIZES = new Set(['half', 'full', 'quarter', 'single', 'personal', 'mini']);
+/**
+ * A leading "Half"/"Quarter" is a portion ("Half Chicken Biryani") unless these words follow and make it a name
+ * ("Half Fry", "Half Boiled Egg", "Half & Half", "Half Moon"). A leading "Full" is left alone: it starts too many
+ * names ("Full English Breakfast", "Full Meals", "Full Monty", "Full Cream Milk").
+ */
+const LEADING_PORTION_NAME_WORDS = new Set(['fry', 'fried', 'boil', 'boiled', 'moon', 'and', 'n', '&', 'tea', 'chai']);
 /** Promo words that are ordinary words inside names ("New York Cheesecake"): stripped only at an edge or in CAPS. */
-const EDGE_ONLY_PROMO = new Set(['new', 'offer', 'sale', 'popular', 'trending', 'exclusive', 'signature', 'discounted']);
+const EDGE_ONLY_PROMO = new Set([
+  'new', 'offer', 'sale', 'popular', 'trending', 'exclusive', 'signature', 'discounted', 'free', 'seasonal',
+  'high protein',
+]);
+/** "Free" after these words is a diet claim that names the dish ("Sugar Free Lassi", "Gluten Free Brownie"). */
+const FREE_FROM_RE = /(?:sugar|gluten|guilt|fat|dairy|oil|lactose|cholesterol|maida|egg|nut|caffeine|preservative|msg|soy|cruelty|onion|garlic)[\s-]*$/iu;
+/** A bracket that holds only a free-item offer: "[FREE Choco Lava Cake]". */
+const FREE_ITEM_BRACKET_RE = /[([]\s*free\s[^)\]]*[)\]]/giu;
+/** Size letters and bare counts that mean a portion when bracketed: "Fries (M)", "Latte (R)", "Kerala Paratha (2)". */
+const BRACKETED_SIZE_RE = /[([]\s*(?:s|m|l|r|reg|regular|med|medium|lg|lrg|large|sm|small|xl|xxl|\d{1,2})\s*\.?\s*[)\]]/giu;
+/** A lone bracketed letter is a menu's own marker ("Badusha 1kg [o]", "Paneer Roll (V)"), never a dish word. */
+const BRACKETED_MARK_RE = /[([]\s*\p{L}\s*[)\]]/gu;
+/**
+ * A bare count that starts the text or a part of a combo: "2 Idli + 2 Vada", "Chole With 2 Amritsari Naan",
+ * "Burger+Fries(M)+2Coke". Without a space the next word must be capitalised, which keeps "4in1" and "6in1"; counts
+ * stop at 12 because bigger bare numbers name things ("14 Idli", "Big 12 Bucket").
+ */
+const COUNT_RE = /(?<=(?:^|[+&,:;([/]|\s[-–—]|(?<![\p{L}\p{N}])(?:with|and|n|or|plus))\s*)(1[0-2]|[1-9])(?:\s*[x×]\s+|\s+|(?=\p{Lu}))(?=(\p{L}+))/giu;
+/** Words that a leading number names rather than counts: 7 Up, 5 Spice, 4 Cheese Pizza, 3 Pepper Chicken, 5 Course Meal. */
+const COUNT_NAMED_WORDS = new Set([
+  'up', 'spice', 'spices', 'cheese', 'cheeses', 'pepper', 'peppers', 'layer', 'layers', 'layered', 'grain', 'grains',
+  'seed', 'seeds', 'bean', 'beans', 'course', 'star', 'minute', 'minutes', 'milk', 'flavour', 'flavours', 'flavor',
+  'flavors', 'type', 'types', 'in', 'treasure', 'treasures', 'musketeers', 'nuts', 'berry', 'berries', 'fruit', 'fruits',
+]);
 /** Bare numbers that are part of dish names; any other trailing number of 3+ digits is a price. */
 const NAMED_NUMBERS = new Set(['65', '555', '999', '90', '1947']);
 
@@ -177,7 +221,24 @@ export class TextCleaner {
     const original = input;
     const removed: RemovedNoise[] = [];
     const corrections: Correction[] = [];
-    let s = input.normalize('NFKC');
+    // NFKC spells ™ as "TM" ("SchweppesTM"), so trade marks go before normalisation.
+    let s = input;
+    if (s.includes('™') || s.includes('℠')) {
+      s = s.replace(/[\u2122\u2120]+/gu, (m) => {
+        removed.push({ kind: 'decoration', text: m });
+        return ' ';
+      });
+    }
+    s = s.normalize('NFKC');
+    // A name cut short inside a bracket ("Keto Bowl [71g Protein, 30g C...") loses the bracket's annotation, which is
+    // sizes, nutrition or an offer; the dish name is before it.
+    if (/(?:\.\.|…)\s*$/u.test(s)) {
+      s = s.replace(/\s*[([][^)\]]*(?:\.{2,}|…)\s*$/u, (m) => {
+        if (!/\p{L}/u.test(s.slice(0, s.length - m.length))) return m;
+        removed.push({ kind: 'decoration', text: m.trim() });
+        return ' ';
+      });
+    }
 
     s = s.replace(EMOJI_RE, (m) => {
       removed.push({ kind: 'emoji', text: m });
@@ -201,11 +262,31 @@ export class TextCleaner {
       for (const re of PRICE_RES) collect(re, 'price');
       for (const re of PROMO_PATTERN_RES) collect(re, 'promo');
       for (const re of SIZE_PATTERN_RES) collect(re, 'size');
+      collect(COUNT_RE, 'size', (m) => !COUNT_NAMED_WORDS.has((m[2] ?? '').toLowerCase()));
     }
-    collect(this.promoRe, 'promo', (m) => !EDGE_ONLY_PROMO.has(m[0].toLowerCase()) || this.atEdge(s, m) || isShouting(m[0]));
+    const hasBracket = /[([{]/u.test(s);
+    if (/(?:pc|piece|no)s?\b/iu.test(s)) collect(WORD_COUNT_RE, 'size');
+    if (hasBracket) {
+      collect(BRACKETED_SIZE_RE, 'size');
+      collect(BRACKETED_MARK_RE, 'decoration');
+      collect(FREE_ITEM_BRACKET_RE, 'promo');
+    }
+    collect(this.promoRe, 'promo', (m) => {
+      const word = m[0].toLowerCase().replace(/[\s-]+/gu, ' ');
+      if (word === 'free' && FREE_FROM_RE.test(s.slice(0, m.index))) return false;
+      return !EDGE_ONLY_PROMO.has(word) || this.atEdge(s, m) || isShouting(m[0]);
+    });
     collect(this.sizeRe, 'size', (m) => {
       const word = m[0].toLowerCase();
       if (word === 'medium' && /^\s*rare/i.test(s.slice(m.index + m[0].length))) return false;
+      // "Small Onion Sambar": small onions are shallots, an ingredient.
+      if (word === 'small' && /^\s*onions?\b/i.test(s.slice(m.index + m[0].length))) return false;
+      // "Half Cheese Half Sausage Corn Dog" splits the dish in two; it is not a portion.
+      const halfAndHalf = /\bhalf\b/iu.test(s.slice(m.index + m[0].length));
+      if ((word === 'half' || word === 'quarter') && s.slice(0, m.index).trim() === '' && !halfAndHalf) {
+        const next = /^\s*([\p{L}&]+)/u.exec(s.slice(m.index + m[0].length))?.[1]?.toLowerCase();
+        if (next !== undefined && !LEADING_PORTION_NAME_WORDS.has(next)) return true;
+      }
       return !EDGE_ONLY_SIZES.has(word) || this.atEdge(s, m);
     });
     s = this.removeSpans(s, spans, removed);
@@ -218,12 +299,32 @@ export class TextCleaner {
     });
 
     // Brackets: drop the empty ones left by noise removal, unwrap the ones that still hold dish words.
-    s = s.replace(/[([{]\s*[-,:;/.+\s]*\s*[)\]}]/g, ' ');
-    s = s.replace(/[()[\]{}]/g, ' ');
+    if (hasBracket) {
+      // Connectors orphaned at a bracket's edge by the removals: "( High Protein & Gluten Free )" → "( & Gluten Free )".
+      s = s.replace(/(?<=[([{])\s*[-–—&,/+]+(?=\s)/gu, ' ').replace(/(?<=\s)[-–—&,/+]+\s*(?=[)\]}])/gu, ' ');
+      // A bracket left holding only filler or a bare count ("[52 - High Protein]" → "[52 - ]") goes too.
+      s = s.replace(/[([{]\s*[-,:;/.+x×\s]*(?:\d{1,3}[-,:;/.+x×\s]*)?[)\]}]/gi, ' ');
+      s = s.replace(/[()[\]{}]/g, ' ');
+    }
     s = s.replace(DECORATION_RE, (m) => {
-      if (/^[!?]+$/.test(m) === false || m.length > 0) removed.push({ kind: 'decoration', text: m });
+      removed.push({ kind: 'decoration', text: m });
       return ' ';
     });
+    // A full stop after a word is punctuation, never part of a dish name ("Veg. Deluxe", "Fries (M).", "Lem...").
+    if (s.includes('.')) {
+      s = s.replace(/(?<=\p{L}|[)\]}]|\s|^)\.+(?=\s|$|[)\]}])/gu, (m) => {
+        removed.push({ kind: 'decoration', text: m });
+        return ' ';
+      });
+    }
+    // "N Veg" / "N. Veg" is the menu shorthand for non-veg; the misspelling table would otherwise read the N as "and".
+    if (/n\.?[\s-]+veg/iu.test(s)) {
+      s = s.replace(/(?<![\p{L}\p{N}'’])(n)\.?[\s-]+(veg)(?!\p{L})/giu, (m, n: string, veg: string) => {
+        const to = `${n === 'N' ? 'Non' : 'non'} ${veg}`;
+        corrections.push({ from: m, to });
+        return to;
+      });
+    }
 
     if (hasDevanagari(s)) {
       s = s.replace(/[\u0900-\u097F]+(?:[\s\u0900-\u097F]*[\u0900-\u097F])?/g, (m) => {
@@ -242,6 +343,10 @@ export class TextCleaner {
       .replace(/(?<=\s)[-–—/|,]+(?=\s)/gu, ' ')
       .replace(/\s+/g, ' ')
       .trim();
+    // A slash keeps hold of the word it was attached to when a count after it goes ("Roti/2 Naan" → "Roti/Naan").
+    if (s.includes('/')) s = s.replace(/(?<=[\p{L}\p{N}])\/ (?=\p{L})/gu, '/');
+    // One spelling of a combo: "Burger+Fries" and "Burger + Fries" are the same text to the models.
+    if (s.includes('+')) s = s.replace(/(?<=[\p{L}\p{N}]) ?\+ ?(?=[\p{L}\p{N}])/gu, ' + ');
     // Never return an empty name: a text made only of "noise" (e.g. "Regular") is itself the name.
     if (s === '') s = original.normalize('NFKC').replace(EMOJI_RE, ' ').replace(/\s+/g, ' ').trim();
     return { original, text: s, removed, corrections };
@@ -285,28 +390,46 @@ export class TextCleaner {
         // "n" means "and" only between two words ("Mac n Cheese"), never as a lone first or last token.
         if (lower === 'n' && (i === 0 || i === tokens.length - 1)) continue;
         fixed = mapped;
-      } else if (/^[a-z]{5,}$/.test(lower) && !this.vocabulary.has(lower)) {
+      } else if (/^[a-z]{6,}$/.test(lower) && !/\p{Ll}\p{Lu}/u.test(core) && !this.vocabulary.has(lower) && !this.isInflection(lower)) {
+        // camelCase words are brand names (McVeggie, MaharajMac, BreadStix), not typos.
         fixed = this.fuzzy(lower);
       }
       if (fixed !== null && fixed.toLowerCase() !== lower) {
         const styled = caseLike(core, fixed);
         corrections.push({ from: core, to: styled });
-        tokens[i] = pre + styled + post;
+        // "Hot 'N' Cheezy": apostrophes around a folded "n" only marked the shortening.
+        const punct = (p: string): string => (lower === 'n' ? p.replace(/['’]/gu, '') : p);
+        tokens[i] = punct(pre) + styled + punct(post);
       }
     }
     return tokens.join('');
   }
 
-  /** The unique nearest vocabulary word within a small edit distance, else null (unknown words stay as they are). */
+  /** A plural or singular of a vocabulary word ("Pizzas", "Specials", "Strip") is a real word, not a typo. */
+  private isInflection(word: string): boolean {
+    const v = this.vocabulary;
+    if (word.endsWith('ies') && v.has(word.slice(0, -3) + 'y')) return true;
+    if (word.endsWith('es') && v.has(word.slice(0, -2))) return true;
+    if (word.endsWith('s') && v.has(word.slice(0, -1))) return true;
+    return v.has(word + 's') || v.has(word + 'es');
+  }
+
+  /**
+   * The unique nearest vocabulary word within a small edit distance, else null (unknown words stay as they are).
+   * Words of five letters or fewer are never fuzzed (Party/Patty, Grand/Grande, Jello/Jelly are all real), two edits
+   * are allowed only from ten letters on, and an edit confined to the end of the word is refused: it turns real words
+   * into neighbours (Mughal → Mughali, Twisted → Twister) far more often than it fixes a typo, except a stuttered final
+   * letter ("Laddooo", "Parathaa").
+   */
   private fuzzy(word: string): string | null {
     const memo = this.fuzzyMemo.get(word);
     if (memo !== undefined) return memo;
-    const max = word.length >= 8 ? 2 : 1;
+    const max = word.length >= 10 ? 2 : 1;
     let best: string | null = null;
     let bestD = max + 1;
     let tie = false;
     for (const cand of this.buckets.get(word[0]!) ?? []) {
-      if (Math.abs(cand.length - word.length) > max || cand.length < 4) continue;
+      if (Math.abs(cand.length - word.length) > max || cand.length < 4 || isTailEdit(word, cand)) continue;
       const d = editDistance(word, cand, max);
       if (d < bestD) {
         best = cand;
@@ -320,6 +443,19 @@ export class TextCleaner {
     if (this.fuzzyMemo.size < 100_000) this.fuzzyMemo.set(word, result);
     return result;
   }
+}
+
+/**
+ * True when `a` and `b` agree on everything but the tail after the shorter word's last-but-one letter
+ * (Mughal/Mughali, Twisted/Twister, MaharajMac/Maharaja), bar a stuttered last letter (Parathaa, Laddooo).
+ */
+function isTailEdit(a: string, b: string): boolean {
+  const [long, short] = a.length >= b.length ? [a, b] : [b, a];
+  let prefix = 0;
+  while (prefix < short.length && long[prefix] === short[prefix]) prefix++;
+  if (prefix < short.length - 1) return false;
+  const stutter = prefix === short.length && /^(.)\1*$/u.test(long.slice(short.length - 1));
+  return !stutter;
 }
 
 function isShouting(s: string): boolean {

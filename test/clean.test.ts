@@ -1,0 +1,545 @@
+import t from 'tap';
+import { clean, editDistance, loadCleaningLexicon, type NoiseKind } from '../src/core/text/clean.js';
+import { loadDishBook } from '../src/core/knowledge/dishes.js';
+
+/*
+ * Table-driven cases for the menu-text cleaner: `[input, expected clean text]`.
+ *
+ * Inputs marked "real" are item names as Swiggy/Zomato menus print them (shared/data swiggy_menu_dumps,
+ * zomato_roorkee_menus, swiggy_blr_menus), never rows of test/fixtures/noise_labelled.tsv, which is the held-out
+ * evaluation sample. The rest are written from how menus commonly look.
+ *
+ * Conventions the expectations follow (and the cleaner implements):
+ * - prices, sizes, quantities, piece counts, nutrition facts, promo labels, emojis and decoration go; brackets that
+ *   hold dish words are unwrapped ("Brain Tawa Fry (Mutton)" → "Brain Tawa Fry Mutton");
+ * - words that tell dishes apart stay: Veg/Non-Veg/Egg, Dry/Gravy, Boneless, Spicy, Eggless, Jain, "No Onion No
+ *   Garlic", Sugar Free/Gluten Free, Classic. Jain and No-Onion-No-Garlic are kept on purpose: they change the
+ *   recipe (no onion, garlic or root vegetables) and are what a Jain diner searches for, so whether "Jain Pav Bhaji"
+ *   is the same dish as "Pav Bhaji" is for matching to decide, not for cleaning to erase;
+ * - numbers that name a dish stay (Chicken 65, 7 Up, 5 Spice, 4 Cheese Pizza);
+ * - a leading "Half"/"Quarter" is a portion; a leading "Full" is kept (Full English Breakfast, Full Meals);
+ * - misspellings and the variant spellings listed in knowledge/lexicon/misspellings.tsv are folded to the
+ *   knowledge base's spelling (Biriyani → Biryani, Mutter → Matar, Choco → Chocolate, "n" → "and").
+ */
+type Case = readonly [input: string, expected: string];
+
+const CONTRACT: Case[] = [
+  ['Chicken Dum Biryani [Serves 2] ₹299 Bestseller', 'Chicken Dum Biryani'],
+  ['panner tikka', 'paneer tikka'],
+  ['पनीर टिक्का', 'paneer tikka'],
+];
+
+const PRICES: Case[] = [
+  ['Paneer Butter Masala ₹249', 'Paneer Butter Masala'],
+  ['Paneer Butter Masala ₹ 249.00', 'Paneer Butter Masala'],
+  ['Veg Thali Rs. 180', 'Veg Thali'],
+  ['Veg Thali Rs.180/-', 'Veg Thali'],
+  ['Veg Thali - 180/-', 'Veg Thali'],
+  ['Masala Dosa INR 90', 'Masala Dosa'],
+  ['Masala Dosa 90 Rs', 'Masala Dosa'],
+  ['Cheeseburger $5.99', 'Cheeseburger'],
+  ['Croque Monsieur €8,50', 'Croque Monsieur'],
+  ['Fish and Chips £9.50', 'Fish and Chips'],
+  ['Chicken Biryani 299', 'Chicken Biryani'],
+  ['Chicken Biryani (₹299)', 'Chicken Biryani'],
+  ['Filter Coffee @ 40', 'Filter Coffee'],
+  ['Mineral Water MRP: 20', 'Mineral Water'],
+  ['Paneer 65 ₹220', 'Paneer 65'],
+  ['Chicken 555 Rs 260', 'Chicken 555'],
+  // real: Domino's deals carry their discount in the name
+  ['Dominator Party for 2 (Non-Veg) @Rs. 140 off', 'Dominator Party Non-Veg'],
+  ['Match Day Veg Combo @Rs. 110 off', 'Match Day Veg Combo'],
+  ['Spicy Veg Combo @ Rs. 75 Off', 'Spicy Veg Combo'],
+];
+
+const SIZES: Case[] = [
+  ['Cold Coffee 500 ml', 'Cold Coffee'],
+  ['Coke 1.25L', 'Coke'],
+  ['Chicken Wings [8 Pcs]', 'Chicken Wings'],
+  ['Kaju Katli 250g', 'Kaju Katli'],
+  ['Kaju Katli (1/2 kg)', 'Kaju Katli'],
+  ['Paneer Tikka Regular', 'Paneer Tikka'],
+  ['Farmhouse Pizza Large', 'Farmhouse Pizza'],
+  ['Margherita Pizza (Medium)', 'Margherita Pizza'],
+  ['Chicken Biryani Family Pack', 'Chicken Biryani'],
+  ['Dal Makhani Half', 'Dal Makhani'],
+  ['Dal Makhani (Full)', 'Dal Makhani'],
+  ['Butter Chicken - Quarter', 'Butter Chicken'],
+  ['Veg Biryani Serves 1', 'Veg Biryani'],
+  ['Hyderabadi Chicken Biryani (Serves 3-4)', 'Hyderabadi Chicken Biryani'],
+  ['French Fries (M)', 'French Fries'],
+  ['Masala Chai (R)', 'Masala Chai'],
+  ['Idli (2 Pcs)', 'Idli'],
+  ['Medu Vada 2 nos', 'Medu Vada'],
+  ['Tandoori Roti x 2', 'Tandoori Roti'],
+  ['Pepperoni Pizza 12"', 'Pepperoni Pizza'],
+  ['Crispy Corn Half Plate', 'Crispy Corn'],
+  // real
+  ['Kara Kozhukattai (2 Pcs)', 'Kara Kozhukattai'],
+  ['Egg schezwan rice [half]', 'Egg schezwan rice'],
+  ['Honey Chilli Gobi [Full]', 'Honey Chilli Gobi'],
+  ['Anghiti Chicken Tikka [Half, 6 Pieces]', 'Anghiti Chicken Tikka'],
+  ['Boneless Lemon Chilli Chicken [Full, 12 Pieces]', 'Boneless Lemon Chilli Chicken'],
+  ['Buttermilk [200ml]', 'Buttermilk'],
+  ['Peri Peri chicken strips - 6 Pc', 'Peri Peri chicken strips'],
+  ['Pepsi 475ml Pet', 'Pepsi'],
+  ['Coke - 300ml Can', 'Coke'],
+  ['Thums Up 330 ml Can', 'Thums Up'],
+  ['Mineral Water (1 Litre)', 'Mineral Water'],
+  ['Kaju Paneer Masala Large', 'Kaju Paneer Masala'],
+  ['Quiche Veg [1 Piece]', 'Quiche Veg'],
+  ['Paneer Tikka Butter Masala Pizza [Small]', 'Paneer Tikka Butter Masala Pizza'],
+  ['Latte Coffee (R)', 'Latte Coffee'],
+  ['Mcflurry Oreo ( S )', 'Mcflurry Oreo'],
+  ['Moroccan Mint Green Tea (R )', 'Moroccan Mint Green Tea'],
+  ['Kerala Paratha (2)', 'Kerala Paratha'],
+  ['Thatte Idli(1)', 'Thatte Idli'],
+  ['Mojito (400ml)', 'Mojito'],
+  ['Christmas Cake [750g]', 'Christmas Cake'],
+  ['Eggless Dutch Truffle Cake [1/2kg]', 'Eggless Dutch Truffle Cake'],
+  ['Belgian Chocolate Cake (600 gm)', 'Belgian Chocolate Cake'],
+  ['Fafda (250 Grm )', 'Fafda'],
+  ['Spring Roll (6 Pcs)', 'Spring Roll'],
+  ['Delhi Special Butter Chicken [4-6 Pieces]', 'Delhi Special Butter Chicken'],
+  ['Chicken Biryani Family Combo (Serves-3)', 'Chicken Biryani Combo'],
+  ['Dum Ki Chai Flask (Tea) (Serving 5 cups)', 'Dum Ki Chai Flask Tea'],
+  ['Crunchy Chicken Nuggets (Six Pcs).', 'Crunchy Chicken Nuggets'],
+  ['Nafees Laccha Paratha (Pack of 2)', 'Nafees Laccha Paratha'],
+  ['Ghee Phulka [Pack of 4]', 'Ghee Phulka'],
+  ['Create Your Flavour Fun Combo - Box Of 4 - Veg', 'Create Your Flavour Fun Combo Veg'],
+  ['Alphonso Mango Ice Cream (Tub)', 'Alphonso Mango Ice Cream'],
+  ['Bavarian Chocolate Ice Cream (Small Scoop)', 'Bavarian Chocolate Ice Cream'],
+  ['Black Currant Ice Cream (Family Prepack 450ml)', 'Black Currant Ice Cream'],
+  ['Aloo Gobhi (Mini)', 'Aloo Gobi'],
+  ['Navratri Thali [Mini]', 'Navratri Thali'],
+  ['Mediterranean Paradise Large 12\'\'\'', 'Mediterranean Paradise'],
+  ['Geeky Greek Medium 9\'\'', 'Geeky Greek'],
+  ['8" Indie Chicken Tikka Pizza', 'Indie Chicken Tikka Pizza'],
+  ['Bbq Chicken Pizza [6 inch]', 'Bbq Chicken Pizza'],
+  ['Korma Special Pizza (personal Giant Slice (22.5 Cm))', 'Korma Special Pizza Giant Slice'],
+  ['Badusha 500 Gms [o]', 'Badusha'],
+  ['Kaju Dry Fruit Burfi 250gms [o]', 'Kaju Dry Fruit Burfi'],
+  ['Andhra Non-veg Meals (For 1)', 'Andhra Non-veg Meals'],
+  ['Midnight Pizza Party for 2 Veg', 'Midnight Pizza Party Veg'],
+  ['Hut Treat Meal for 2 - Non Veg', 'Hut Treat Meal Non Veg'],
+  ['Whopper Jr Deal for 2 - Veg', 'Whopper Jr Deal Veg'],
+  ['Royal Veg Biryani Party Combo for 4-5', 'Royal Veg Biryani Party Combo'],
+  ['Double Chicken Roll Meal for 2', 'Double Chicken Roll Meal'],
+  ['Burger Combo for 2: McChicken Burger', 'Burger Combo: McChicken Burger'],
+];
+
+const COUNTS: Case[] = [
+  // real: bare counts at the start of the text or of a combo part are quantities
+  ['2 Veg Whopper Jr', 'Veg Whopper Jr'],
+  ['3 Pcs Chicken Strips', 'Chicken Strips'],
+  ['8Pcs Chicken Nuggets', 'Chicken Nuggets'],
+  ['(4Pc) Crunchy Chicken Nuggets', 'Crunchy Chicken Nuggets'],
+  ['2 X Spicy Aloo Tikki Burger', 'Spicy Aloo Tikki Burger'],
+  ['2 x Chatpata Chana Veg Burger Meal', 'Chatpata Chana Veg Burger Meal'],
+  ['2 Idli + 1 Masala Dosa', 'Idli + Masala Dosa'],
+  ['McVeggie Burger + Fries (L) + 2 Coke', 'McVeggie Burger + Fries + Coke'],
+  ['Mutton Rogan Josh + 3 Roti + Green Salad', 'Mutton Rogan Josh + Roti + Green Salad'],
+  ['Shahi Paneer with 4 Tawa Roti', 'Shahi Paneer with Tawa Roti'],
+  ['Aloo With 4 Poori And Boondi Raita', 'Aloo With Poori And Boondi Raita'],
+  ['Crunchy Veg Taco+BK Veggie Burger+Fries(M)+2Coke', 'Crunchy Veg Taco + BK Veggie Burger + Fries + Coke'],
+  ['2Whopper Jr Veg+2Korean Spicy Fries.', 'Whopper Jr Veg + Korean Spicy Fries'],
+  ['Peri Peri Chicken 5 Leg Piece & 2 Dips', 'Peri Peri Chicken 5 Leg Piece & Dips'],
+  ['Paneer Butter Masala + 3 Tawa Roti/2 Garlic Oregano Paratha', 'Paneer Butter Masala + Tawa Roti/Garlic Oregano Paratha'],
+  ['Chicken Surprise Burger + 4 Pc Chicken McNuggets + Coke', 'Chicken Surprise Burger + Chicken McNuggets + Coke'],
+  ['Boneless Wings(7pcs)+Fiery Hell Dip.', 'Boneless Wings + Fiery Hell Dip'],
+  ['2 Shahi Veg Biryanis (Serves 2)', 'Shahi Veg Biryanis'],
+];
+
+const NAMED_NUMBERS: Case[] = [
+  ['Chicken 65', 'Chicken 65'],
+  ['Paneer 65 Dry', 'Paneer 65 Dry'],
+  ['Gobi 65 Large', 'Gobi 65'],
+  ['Chicken 65 - Boneless', 'Chicken 65 Boneless'],
+  ['Gobi 555', 'Gobi 555'],
+  ['7 Up', '7 Up'],
+  ['7UP 475ml', '7UP'],
+  ['7Up Reusable Bottle', '7Up Reusable Bottle'],
+  ['5 Spice Noodles', '5 Spice Noodles'],
+  ['4 Cheese Pizza [6 inch]', '4 Cheese Pizza'],
+  ['3 Pepper Chicken Steak', '3 Pepper Chicken Steak'],
+  ['8-Cheese Pizza', '8-Cheese Pizza'],
+  ['Royal 4in1 Veg Pizza', 'Royal 4in1 Veg Pizza'],
+  ['Big Big 6in1 Pizza - Non Veg', 'Big Big 6in1 Pizza Non Veg'],
+  ['5 Course Meal: Onion Pizza', '5 Course Meal: Onion Pizza'],
+  ['Big 8 - Chicken Bucket', 'Big 8 Chicken Bucket'],
+  ['14 Idli', '14 Idli'],
+  ['The 5 Chicken Feast Pizza', 'The 5 Chicken Feast Pizza'],
+  ['Delhi-6 Rajma [Paratha] Bowl', 'Delhi-6 Rajma Paratha Bowl'],
+  ['A1 Dhaba Palak Paneer Steamed Rice Bowl', 'A1 Dhaba Palak Paneer Steamed Rice Bowl'],
+  ['Walnut Brownie 2.0', 'Walnut Brownie 2.0'],
+  ['Playing 11 Chicken Meal', 'Playing 11 Chicken Meal'],
+];
+
+const PROMO: Case[] = [
+  ['Bestseller Chicken Biryani', 'Chicken Biryani'],
+  ['Chicken Biryani - Bestseller', 'Chicken Biryani'],
+  ['Best Seller Butter Chicken', 'Butter Chicken'],
+  ['NEW Peri Peri Fries', 'Peri Peri Fries'],
+  ['Peri Peri Fries (New)', 'Peri Peri Fries'],
+  ['Must Try Paneer Tikka', 'Paneer Tikka'],
+  ["Chef's Special Mutton Curry", 'Mutton Curry'],
+  ['Chefs Special Mutton Curry', 'Mutton Curry'],
+  ['Chinese Style Lemon Chicken ( Chef Special)', 'Chinese Style Lemon Chicken'],
+  ['Chicken Burger 20% OFF', 'Chicken Burger'],
+  ['Chicken Burger (Flat 20% Off)', 'Chicken Burger'],
+  ['Buy 1 Get 1 Farmhouse Pizza', 'Farmhouse Pizza'],
+  ['Farmhouse Pizza BOGO', 'Farmhouse Pizza'],
+  ['Veg Burger Combo Offer', 'Veg Burger'],
+  ['Today\'s Special Rajma Chawal', 'Rajma Chawal'],
+  ['Recommended Veg Fried Rice', 'Veg Fried Rice'],
+  ['Limited Edition Mango Cheesecake', 'Mango Cheesecake'],
+  ['Korean Fried Chicken - Trending', 'Korean Fried Chicken'],
+  ['Choco Lava Cake Multipack (3+1)', 'Chocolate Lava Cake Multipack'],
+  ['Any 2 Biryanis [FREE Choco Lava Cake]', 'Any 2 Biryanis'],
+  ['Shaan Veg Biryani + FREE Mithai (Serves 2)', 'Shaan Veg Biryani + Mithai'],
+  ['Super Value Deal : 2 Medium Veg Pizzas starting at Rs 599', 'Veg Pizzas'],
+  ['Tossed Ghee Mango Ginger Shavige (seasonal)', 'Tossed Ghee Mango Ginger Shavige'],
+  // kept: the promo word is part of the name
+  ['New York Cheesecake', 'New York Cheesecake'],
+  ['New York Style Baked Cheese Pastry [1 Piece]', 'New York Style Baked Cheese Pastry'],
+  ['Full English Breakfast', 'Full English Breakfast'],
+  ['Gluten Free Brownie', 'Gluten Free Brownie'],
+  ['Lassi ( Sugar Free )', 'Lassi Sugar Free'],
+  ['Sugar-Free Kaju Katli', 'Sugar-Free Kaju Katli'],
+  ['Free Range Egg Omelette', 'Free Range Egg Omelette'],
+  ['High Protein Shake', 'High Protein Shake'],
+  ['Classic Chicken Roll', 'Classic Chicken Roll'],
+  ['Classic Chicken Krisper Burger Combo', 'Classic Chicken Krisper Burger Combo'],
+];
+
+const NUTRITION: Case[] = [
+  // real: protein bowls print their macros in the name
+  ['Peri Peri Grilled Chicken Wings [50g Protein]', 'Peri Peri Grilled Chicken Wings'],
+  ['Chicken Keto Salad [40g Protein, 459 Kcal]', 'Chicken Keto Salad'],
+  ["Good'ol Butter Chicken Rice Bowl (Protein-29g)", "Good'ol Butter Chicken Rice Bowl"],
+  ['Pesto & Paneer Supreme Bowl [55g - High Protein]', 'Pesto & Paneer Supreme Bowl'],
+  ['Paneer Buddha Bowl ( High Protein & Gluten Free )', 'Paneer Buddha Bowl Gluten Free'],
+  ['Chicken Peri Peri Keto Bowl [71g Protein, 30g C...', 'Chicken Peri Peri Keto Bowl'],
+  ['Any Rice Bowl + Any Starter [FREE Choco Lava De...', 'Any Rice Bowl + Any Starter'],
+];
+
+const EMOJI_AND_DECORATION: Case[] = [
+  ['🔥 Spicy Chicken Wings 🔥', 'Spicy Chicken Wings'],
+  ['❤️ Red Velvet Cake', 'Red Velvet Cake'],
+  ['Masala Chai ☕', 'Masala Chai'],
+  ['🇮🇹 Margherita Pizza', 'Margherita Pizza'],
+  ['👨‍🍳 Chef Ramen', 'Chef Ramen'],
+  ['Paneer Tikka 👍🏽', 'Paneer Tikka'],
+  ['★★ Paneer Tikka ★★', 'Paneer Tikka'],
+  ['Veg Momos!!!', 'Veg Momos'],
+  ['~ Cold Coffee ~', 'Cold Coffee'],
+  ['*** Chicken Lollipop ***', 'Chicken Lollipop'],
+  ['>> Veg Hakka Noodles <<', 'Veg Hakka Noodles'],
+  ['Chicken McNuggets® 9pc', 'Chicken McNuggets'],
+  ['Schweppes™ Tonic Water', 'Schweppes Tonic Water'],
+  ['Coke ® Zero', 'Coke Zero'],
+  ['"Happy Anniversary" Foil Balloon', 'Happy Anniversary Foil Balloon'],
+  ['Momo Mia! Meal for 1 Veg', 'Momo Mia Meal Veg'],
+  ['Veg. Dim Sums Steamed', 'Veg Dim Sums Steamed'],
+  ['Classic Cold Coffee+Fries(Reg),', 'Classic Cold Coffee + Fries'],
+  ['Chicken Wings Fried - 2pcs.', 'Chicken Wings Fried'],
+  ['Bhuna Chicken Biryani + 3 Mini Samosas + Lemona...', 'Bhuna Chicken Biryani + Mini Samosas + Lemona'],
+];
+
+const KEPT_DISH_WORDS: Case[] = [
+  ['Gobi Manchurian Dry Medium', 'Gobi Manchurian Dry'],
+  ['Chilli Chicken Gravy [Half]', 'Chilli Chicken Gravy'],
+  ['Manchurian Paneer Gravy - Half', 'Manchurian Paneer Gravy'],
+  ['Mutton Kofta Biryani Bowl (Boneless)', 'Mutton Kofta Biryani Bowl Boneless'],
+  ['Tandoori Chicken Steak [Boneless]', 'Tandoori Chicken Steak Boneless'],
+  ['Veg Fried Rice - Full (1000 ml)', 'Veg Fried Rice'],
+  ['Egg Fried Rice (Full)', 'Egg Fried Rice'],
+  ['Spicy Paneer Wrap', 'Spicy Paneer Wrap'],
+  ['Eggless Vanilla & Blueberry Cupcake [1 Piece]', 'Eggless Vanilla & Blueberry Cupcake'],
+  ['Russian Salad(non-veg)', 'Russian Salad non-veg'],
+  ['Ultimate Cheese Burst Deluxe Combo (Veg)', 'Ultimate Cheese Burst Deluxe Combo Veg'],
+  ['Movie Marathons Specials (N. Veg)', 'Movie Marathons Specials Non Veg'],
+  ['Brain Tawa Fry (Mutton)', 'Brain Tawa Fry Mutton'],
+  ['Veg Biryani ( Basmati Rice )', 'Veg Biryani Basmati Rice'],
+  ['Mini Rasgulla ( Raspberry 100 Gm )', 'Mini Rasgulla Raspberry'],
+  ['Dal Makhani No Onion No Garlic', 'Dal Makhani No Onion No Garlic'],
+  ['Chole with Naan [No Onion No Garlic]', 'Chole with Naan No Onion No Garlic'],
+  ['Coconut Rice (jain)', 'Coconut Rice jain'],
+  ['Exotica Jain Large 12\'\'', 'Exotica Jain'],
+  ['Millet Mangalore Buns ( Jain )', 'Millet Mangalore Buns Jain'],
+  ['Carrot & Dill Paddu ( Vegan / Gluten Free )', 'Carrot & Dill Paddu Vegan Gluten Free'],
+  ['Small Onion Sambar', 'Small Onion Sambar'],
+  ['Steak Medium Rare', 'Steak Medium Rare'],
+  ['Chicken Shawarma Plate', 'Chicken Shawarma Plate'],
+  ['Super 6s Chicken Bucket', 'Super 6s Chicken Bucket'],
+  ['Mini Punjabi Samosa [Pack of 3]', 'Mini Punjabi Samosa'],
+  ['KFC X Snickers Choco Mousse Cake', 'KFC X Snickers Chocolate Mousse Cake'],
+  ['Spaghetti Aglio E Olio', 'Spaghetti Aglio E Olio'],
+];
+
+const HALF_AND_FULL: Case[] = [
+  ['Half Chicken Biryani', 'Chicken Biryani'],
+  ['Half Tandoori Chicken', 'Tandoori Chicken'],
+  ['Quarter Tandoori Chicken', 'Tandoori Chicken'],
+  ['Tandoori Chicken [half]', 'Tandoori Chicken'],
+  ['Tandoori Chicken (Full)', 'Tandoori Chicken'],
+  ['Chicken Fried Rice - Full', 'Chicken Fried Rice'],
+  ['Half Fry', 'Half Fry'],
+  ['Egg Half Fry', 'Egg Half Fry'],
+  ['Half Boiled Egg', 'Half Boiled Egg'],
+  ['Half Cheese Half Sausage Corn Dog', 'Half Cheese Half Sausage Corn Dog'],
+  ['Full Meals (Butta Bhojanam) (Serves 3)', 'Full Meals Butta Bhojanam'],
+  ['Full Monty', 'Full Monty'],
+  ['Full House Popcorn Chicken Bucket', 'Full House Popcorn Chicken Bucket'],
+];
+
+const SPELLING: Case[] = [
+  ['chiken biriyani', 'chicken biryani'],
+  ['Chicken Biriyani', 'Chicken Biryani'],
+  ['Bucket Chicken Biriyani', 'Bucket Chicken Biryani'],
+  ['Panner Butter Masala', 'Paneer Butter Masala'],
+  ['Panneer Tikka', 'Paneer Tikka'],
+  ['PANNER TIKKA', 'PANEER TIKKA'],
+  ['Veg Manchurain', 'Veg Manchurian'],
+  ['Mashroom Soup', 'Mushroom Soup'],
+  ['Hakka Noodels', 'Hakka Noodles'],
+  ['Capuccino', 'Cappuccino'],
+  ['Vanilla Icecream', 'Vanilla Ice Cream'],
+  ['Schzwan Fried Rice', 'Schezwan Fried Rice'],
+  ['Szechuan Noodles', 'Schezwan Noodles'],
+  ['Aalu Paratha', 'Aloo Paratha'],
+  ['Plain Thosai', 'Plain Dosa'],
+  ['Masala Dosey', 'Masala Dosa'],
+  ['Onion Oothappam', 'Onion Uttapam'],
+  ['Chesse Jalapeno Corn Roll', 'Cheese Jalapeno Corn Roll'],
+  ['Cheesy Pennie Paradise Combo', 'Cheesy Penne Paradise Combo'],
+  ['Crispy Fried Vegtable', 'Crispy Fried Vegetable'],
+  ['Galic Bread', 'Garlic Bread'],
+  ['Strawaberry Shake', 'Strawberry Shake'],
+  ['Cinammon Roll', 'Cinnamon Roll'],
+  ['Veg Sheek Kebab Medium', 'Veg Seekh Kebab'],
+  ['Paneer Briyani Medium', 'Paneer Biryani'],
+  ['Chilly Pizza Medium', 'Chilli Pizza'],
+  ['Aloo Mutter Medium', 'Aloo Matar'],
+  ['Spl Sweet 1 Kg', 'Special Sweet'],
+  ['Chocolate Brownei', 'Chocolate Brownie'],
+  ['Bonelese Butter Chicken', 'Boneless Butter Chicken'],
+  ['Motichoor Laddooo', 'Motichoor Laddoo'],
+  ['Aloo Parathaa', 'Aloo Paratha'],
+  ['Mac n Cheese', 'Mac and Cheese'],
+  ["Hot 'N' Cheezy Burger", 'Hot And Cheezy Burger'],
+  ['Chicken Pepperoni Thin n Crispy', 'Chicken Pepperoni Thin and Crispy'],
+  ['Paneer Frankle', 'Paneer Frankie'],
+];
+
+/** Real words one or two letters from another food word: fuzzy correction must leave every one of them alone. */
+const NEAR_MISSES_KEPT: Case[] = [
+  ['Aloo Tikki Burger', 'Aloo Tikki Burger'],
+  ['Chicken Tikka', 'Chicken Tikka'],
+  ['Coke Float', 'Coke Float'],
+  ['Plum Cake', 'Plum Cake'],
+  ['Veg Pulao', 'Veg Pulao'],
+  ['Amritsari Kulcha', 'Amritsari Kulcha'],
+  ['Malai Kulfi', 'Malai Kulfi'],
+  ['Mutton Keema', 'Mutton Keema'],
+  ['Masala Papad', 'Masala Papad'],
+  ['Chicken Patty Burger', 'Chicken Patty Burger'],
+  ['Extravaganza Party Combo', 'Extravaganza Party Combo'],
+  ['Luxury Hamper (Eggless)', 'Luxury Hamper Eggless'],
+  ['Mutton Mughal Biryani', 'Mutton Mughal Biryani'],
+  ['Nilgiri Chicken Korma', 'Nilgiri Chicken Korma'],
+  ['Twisted Potato', 'Twisted Potato'],
+  ['Crushed Oreo Shake', 'Crushed Oreo Shake'],
+  ['Pressure Cooker Chicken Curry', 'Pressure Cooker Chicken Curry'],
+  ['Clean Bowled Combo', 'Clean Bowled Combo'],
+  ['Karari Bhindi', 'Karari Bhindi'],
+  ['Laung Lata', 'Laung Lata'],
+  ['Dilli Ki Chaat', 'Dilli Ki Chaat'],
+  ['Bater Fry', 'Bater Fry'],
+  ['Anda ki Mithai', 'Anda ki Mithai'],
+  ['Khoya Gilory', 'Khoya Gilory'],
+  ['Splish Splash Ice Cream', 'Splish Splash Ice Cream'],
+  ['Grand Thali', 'Grand Thali'],
+  ['Juicy Chicken Burger', 'Juicy Chicken Burger'],
+  ['Classic Pizzas', 'Classic Pizzas'],
+  ['Assorted Parathas', 'Assorted Parathas'],
+  ['Fudge Brownies', 'Fudge Brownies'],
+  ['Fresh Juices', 'Fresh Juices'],
+  ['Movie Marathons Specials', 'Movie Marathons Specials'],
+  ['Chicken Strip Sandwich', 'Chicken Strip Sandwich'],
+  ['Almond Rocks', 'Almond Rocks'],
+  ['Chocolate Mousse Royale Ice Cream', 'Chocolate Mousse Royale Ice Cream'],
+  ['Fried Chicken Thighs', 'Fried Chicken Thighs'],
+  ['MaharajMac Veg', 'MaharajMac Veg'],
+  ['McSpicy Paneer Burger', 'McSpicy Paneer Burger'],
+  ['Mexicana Pizza', 'Mexicana Pizza'],
+  ['Pain Au Chocolat', 'Pain Au Chocolat'],
+  ['Aam Panna', 'Aam Panna'],
+  ['Chole Bhature', 'Chole Bhature'],
+];
+
+const DEVANAGARI: Case[] = [
+  ['चिकन बिरयानी', 'chicken biryani'],
+  ['मसाला डोसा ₹120', 'masala dosa'],
+  ['दाल मखनी', 'dal makhani'],
+  ['पनीर टिक्का (Half)', 'paneer tikka'],
+  ['गुलाब जामुन [2 Pcs]', 'gulab jamun'],
+  ['चाय', 'chai'],
+  ['Paneer टिक्का', 'Paneer tikka'],
+  ['🔥 पनीर टिक्का 🔥', 'paneer tikka'],
+];
+
+const UNICODE_AND_WHITESPACE: Case[] = [
+  ['  Paneer   Tikka  ', 'Paneer Tikka'],
+  ['Paneer\u00a0Tikka', 'Paneer Tikka'],
+  ['Paneer\tTikka\n', 'Paneer Tikka'],
+  ['Ｐａｎｅｅｒ Ｔｉｋｋａ', 'Paneer Tikka'],
+  ['Crème Brûlée', 'Crème Brûlée'],
+  ['Jalapeño Poppers', 'Jalapeño Poppers'],
+  ['Caffè Latte (M)', 'Caffè Latte'],
+  ['Chicken Biryani – Bestseller', 'Chicken Biryani'],
+  ["Chef’s Special Dal", 'Dal'],
+];
+
+const ALL_TABLES: Record<string, Case[]> = {
+  CONTRACT,
+  PRICES,
+  SIZES,
+  COUNTS,
+  NAMED_NUMBERS,
+  PROMO,
+  NUTRITION,
+  EMOJI_AND_DECORATION,
+  KEPT_DISH_WORDS,
+  HALF_AND_FULL,
+  SPELLING,
+  NEAR_MISSES_KEPT,
+  DEVANAGARI,
+  UNICODE_AND_WHITESPACE,
+};
+
+for (const [name, table] of Object.entries(ALL_TABLES)) {
+  t.test(`clean: ${name.toLowerCase().replace(/_/g, ' ')}`, async (t) => {
+    for (const [input, expected] of table) t.equal(clean(input).text, expected, JSON.stringify(input));
+  });
+}
+
+t.test('there are enough cases to mean something', async (t) => {
+  const total = Object.values(ALL_TABLES).reduce((n, table) => n + table.length, 0);
+  t.ok(total >= 220, `${total} cases`);
+});
+
+function kinds(input: string): NoiseKind[] {
+  return clean(input).removed.map((r) => r.kind);
+}
+
+t.test('removed noise is reported with its kind, in order of removal', async (t) => {
+  const r = clean('Chicken Dum Biryani [Serves 2] ₹299 Bestseller');
+  t.same(new Set(kinds(r.original)), new Set(['size', 'price', 'promo']));
+  t.ok(r.removed.some((x) => x.kind === 'price' && x.text === '₹299'), 'the price text');
+  t.ok(r.removed.some((x) => x.kind === 'size' && /serves 2/i.test(x.text)), 'the serving size text');
+  t.ok(r.removed.some((x) => x.kind === 'promo' && x.text === 'Bestseller'), 'the ribbon text');
+  t.equal(r.original, 'Chicken Dum Biryani [Serves 2] ₹299 Bestseller', 'original is untouched');
+
+  t.same(kinds('🔥 Spicy Wings'), ['emoji']);
+  t.same(kinds('Veg Momos!!!'), ['decoration']);
+  t.same(kinds('Chicken Burger 20% OFF'), ['promo']);
+  t.same(kinds('Cold Coffee 500 ml'), ['size']);
+  t.same(kinds('Peri Peri Grilled Chicken Wings [50g Protein]'), ['size']);
+  t.same(kinds('Masala Dosa Rs. 90'), ['price']);
+  t.same(kinds('Chicken Biryani 299'), ['price']);
+});
+
+t.test('clean names report nothing removed and nothing corrected', async (t) => {
+  for (const name of ['Aloo Tikki Burger', 'Chicken 65', 'New York Cheesecake', 'Full English Breakfast', '7 Up']) {
+    const r = clean(name);
+    t.same(r.removed, [], `${name}: removed`);
+    t.same(r.corrections, [], `${name}: corrections`);
+    t.equal(r.text, name);
+  }
+});
+
+t.test('corrections name what was folded and what it became', async (t) => {
+  t.same(clean('panner tikka').corrections, [{ from: 'panner', to: 'paneer' }]);
+  t.same(clean('Chiken Biriyani').corrections, [
+    { from: 'Chiken', to: 'Chicken' },
+    { from: 'Biriyani', to: 'Biryani' },
+  ]);
+  t.same(clean('Strawaberry Shake').corrections, [{ from: 'Strawaberry', to: 'Strawberry' }], 'edit-distance fix');
+  const hindi = clean('पनीर टिक्का');
+  t.equal(hindi.corrections.length, 1);
+  t.equal(hindi.corrections[0]?.from, 'पनीर टिक्का');
+  t.equal(hindi.corrections[0]?.to, 'paneer tikka');
+});
+
+t.test('text that is all noise', async (t) => {
+  // A name made only of "noise" is itself the name: the models get something to embed, not an empty string.
+  t.equal(clean('Bestseller').text, 'Bestseller');
+  t.equal(clean('Regular').text, 'Regular');
+  t.equal(clean('₹299').text, '₹299');
+  t.equal(clean('Combo Offer').text, 'Combo Offer');
+  // Emojis alone carry no name at all.
+  t.equal(clean('🔥🔥🔥').text, '');
+  t.equal(clean('').text, '');
+  t.equal(clean('   ').text, '');
+});
+
+t.test('long input stays whole, word order and all', async (t) => {
+  const words = 'Paneer Tikka Masala with Butter Naan and Jeera Rice';
+  const long = `${Array.from({ length: 10 }, () => words).join(' + ')} ₹499 Bestseller`;
+  t.ok(long.length >= 500, `${long.length} chars`);
+  const r = clean(long);
+  t.equal(r.text, Array.from({ length: 10 }, () => words).join(' + '));
+  t.same(new Set(r.removed.map((x) => x.kind)), new Set(['price', 'promo']));
+
+  const blob = 'x'.repeat(500);
+  t.equal(clean(blob).text, blob, 'one 500-letter token is not a word to correct');
+  const digits = '9'.repeat(500);
+  t.type(clean(digits).text, 'string', 'a 500-digit number does not throw');
+});
+
+t.test('output is deterministic and well-formed unicode', async (t) => {
+  const inputs = [
+    ...CONTRACT, ...EMOJI_AND_DECORATION, ...DEVANAGARI, ...UNICODE_AND_WHITESPACE,
+  ].map(([input]) => input);
+  for (const input of inputs) {
+    const a = clean(input);
+    const b = clean(input);
+    t.same(a, b, `${input}: same result twice`);
+    // With the u flag a surrogate range only matches a surrogate that is not half of a pair.
+    t.notMatch(a.text, /[\uD800-\uDFFF]/u, `${input}: no lone surrogates`);
+    t.notMatch(a.text, /\uFE0F|\u200D/u, `${input}: no emoji joiners or variation selectors left`);
+    t.equal(a.text, a.text.trim(), `${input}: trimmed`);
+    t.notMatch(a.text, /\s{2}/u, `${input}: single spaces`);
+  }
+});
+
+t.test('every canonical dish name of the knowledge base survives cleaning', async (t) => {
+  // Noise removal must never eat a dish word; the only change allowed is a fold listed in misspellings.tsv.
+  const lexicon = loadCleaningLexicon();
+  const fold = (s: string): string =>
+    s
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}&+]+/gu, ' ')
+      .trim()
+      .split(' ')
+      .map((w) => lexicon.misspellings.get(w) ?? w)
+      .join(' ');
+  const damaged: string[] = [];
+  const book = loadDishBook();
+  for (const dish of book.dishes) {
+    const cleaned = clean(dish.name).text;
+    if (fold(cleaned) !== fold(dish.name)) damaged.push(`${dish.name} → ${cleaned}`);
+  }
+  t.ok(book.dishes.length > 1000, `${book.dishes.length} dishes checked`);
+  t.same(damaged, [], 'dish names changed by cleaning');
+});
+
+t.test('editDistance counts a transposition as one edit and stops early above the limit', async (t) => {
+  t.equal(editDistance('panner', 'paneer', 2), 1);
+  t.equal(editDistance('chikcen', 'chicken', 2), 1, 'transposition');
+  t.equal(editDistance('biryani', 'biryani', 2), 0);
+  t.equal(editDistance('tikka', 'tikki', 2), 1);
+  t.ok(editDistance('pizza', 'burger', 2) > 2, 'early exit reports more than the limit');
+  t.ok(editDistance('a', 'abcdef', 2) > 2, 'length gap alone exceeds the limit');
+});
