@@ -4,7 +4,9 @@ import { MenuEncoder, type Dimension } from './inference/encoder.js';
 import { resolveBuiltModel } from './inference/model-files.js';
 import { vectorBackend } from '../native/index.js';
 import type { PairScorer } from './match.js';
+import { buildConceptCentroids, type ConceptCentroids } from './search.js';
 import { getKnowledge } from './knowledge/index.js';
+import { profileItem } from './items.js';
 
 export type ServiceState = 'loading' | 'ready' | 'failed';
 
@@ -22,12 +24,14 @@ export class Services {
   loadError: string | null = null;
   loadTimeSeconds = 0;
   encoder: MenuEncoder | null = null;
+  conceptCentroids: ConceptCentroids | null = null;
   readonly cleaner: TextCleaner;
   readonly ready: Promise<void>;
 
   constructor(readonly config: Config) {
     this.cleaner = getTextCleaner();
     getKnowledge(); // validated and indexed before the server reports ready
+    profileItem('warm up'); // loads the cue lexicons and lookup tables now, not on the first request
     this.ready = this.load();
   }
 
@@ -44,8 +48,8 @@ export class Services {
         maxBatchItems: this.config.batchMaxItems,
         maxQueueItems: this.config.queueMaxItems,
       });
-      // One warm-up run so the first customer request does not pay for kernel selection.
-      await this.encoder.encode(['warm up'], 384);
+      // Concept centroids double as the warm-up run, so the first customer request pays for neither.
+      this.conceptCentroids = await buildConceptCentroids(this.encoder);
       this.loadTimeSeconds = (performance.now() - t0) / 1000;
       this.state = 'ready';
     } catch (err) {
@@ -87,7 +91,7 @@ export class Services {
   }
 
   conceptCount(): number {
-    return 0;
+    return this.conceptCentroids?.byTag.size ?? 0;
   }
 
   vectorBackend(): string {

@@ -4,6 +4,7 @@ import { embedBatchRoute } from './embed-batch.js';
 import { healthRoute } from './health.js';
 import { balanceRoute } from './balance.js';
 import { matchRoute } from './match.js';
+import { searchRoute } from './search.js';
 
 /** Every route, registered in one place. */
-export const ROUTES: readonly Route<any, any>[] = [healthRoute, balanceRoute, embedRoute, embedBatchRoute, matchRoute];
+export const ROUTES: readonly Route<any, any>[] = [healthRoute, balanceRoute, embedRoute, embedBatchRoute, matchRoute, searchRoute];

@@ -1,0 +1,205 @@
+import { join } from 'node:path';
+import { KNOWLEDGE_DIR } from './paths.js';
+import { readTsv } from './knowledge/tsv.js';
+import { TAGS, type Course, type Tag } from './knowledge/dishes.js';
+import { getKnowledge } from './knowledge/index.js';
+import { categoryOf } from './knowledge/cues.js';
+import { conflicts, profileItem, vegOrNot, type ItemProfile } from './items.js';
+import { l2normalize, type Dimension, type MenuEncoder } from './inference/encoder.js';
+import { clamp01 } from './match.js';
+
+/**
+ * Semantic search over a small corpus (≤ 512 items), in three stages:
+ *  1. Understand the query: clean + transliterate; detect abstract needs from knowledge/lexicon/concepts.tsv
+ *     ("something sweet", "cold drink", "healthy lunch") and blend the query vector with the concept centroids
+ *     (mean embedding of the knowledge base's dishes carrying the tag), weighted by how much of the query the concept
+ *     covers; resolve the query to a known dish when it names one (synonyms, Hinglish, Devanagari).
+ *  2. Score: `score` is the cosine between the (blended) query and the item, 0–1. The precision stage gives a
+ *     relevance probability from that cosine plus knowledge-base evidence: same dish as the query, the asked-for
+ *     concept or course, and penalties for a contradicting diet, protein or course.
+ *  3. Gates: relevance ≥ RELEVANCE_FLOOR and within RELEVANCE_BAND of the best result; the weak tail is dropped, so
+ *     fewer than top_k may come back. When nothing passes, a category-aware fallback answers with is_fallback=true
+ *     (beverage queries get beverages, dessert queries desserts, food queries food), restricted to the query's cuisine
+ *     when it names a dish of a cuisine the menu does not serve — then nothing comes back rather than random dishes.
+ */
+export const RELEVANCE_FLOOR = 0.5;
+export const RELEVANCE_BAND = 0.3;
+export const FALLBACK_MIN_COSINE = 0.35;
+export const FALLBACK_BAND = 0.1;
+
+interface Concept {
+  readonly phrase: readonly string[];
+  readonly tags: readonly Tag[];
+  readonly course: Course | null;
+}
+
+let concepts: Concept[] | null = null;
+
+export function loadConcepts(dir: string = KNOWLEDGE_DIR): Concept[] {
+  const rows = readTsv(join(dir, 'lexicon', 'concepts.tsv'), ['phrase', 'tags', 'course']);
+  return rows.map((r) => {
+    const [phrase, tags, course] = r.cells as [string, string, string];
+    const tagList = tags === '-' ? [] : tags.split(',').map((t) => t.trim());
+    for (const t of tagList) if (!(TAGS as readonly string[]).includes(t)) throw new Error(`${r.file}:${r.line}: unknown tag ${t}`);
+    return { phrase: phrase.toLowerCase().split(/\s+/), tags: tagList as Tag[], course: course === '-' ? null : (course as Course) };
+  });
+}
+
+function getConcepts(): Concept[] {
+  concepts ??= loadConcepts();
+  return concepts;
+}
+
+export interface ConceptCentroids {
+  /** tag → unit centroid at 384-d. */
+  readonly byTag: ReadonlyMap<Tag, Float32Array>;
+}
+
+/** Built once at start-up: the mean embedding of the dishes carrying each tag (names only, cleaned). */
+export async function buildConceptCentroids(encoder: MenuEncoder): Promise<ConceptCentroids> {
+  const book = getKnowledge().book;
+  const byTag = new Map<Tag, Float32Array>();
+  const names = book.dishes.map((d) => d.name);
+  const vectors = await encoder.encode(names, 384);
+  for (const tag of TAGS) {
+    const acc = new Float32Array(encoder.model.hiddenSize);
+    let n = 0;
+    book.dishes.forEach((d, i) => {
+      if (!d.tags.includes(tag)) return;
+      n++;
+      const v = vectors[i]!;
+      for (let k = 0; k < acc.length; k++) acc[k]! += v[k]!;
+    });
+    if (n >= 3) byTag.set(tag, l2normalize(acc));
+  }
+  return { byTag };
+}
+
+export interface QueryUnderstanding {
+  readonly text: string;
+  readonly tags: readonly Tag[];
+  readonly course: Course | null;
+  /** Share of the query's words that are concept words (0 = a dish name, 1 = purely abstract). */
+  readonly abstractness: number;
+  readonly profile: ItemProfile;
+  /** Content words of the query (concept and filler words removed). */
+  readonly words: readonly string[];
+}
+
+export function understandQuery(cleanedQuery: string): QueryUnderstanding {
+  const words = cleanedQuery.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const covered = new Set<number>();
+  const tags = new Set<Tag>();
+  let course: Course | null = null;
+  // Longest phrases first, so "healthy lunch" wins over "healthy".
+  const sorted = [...getConcepts()].sort((a, b) => b.phrase.length - a.phrase.length);
+  for (const c of sorted) {
+    for (let i = 0; i + c.phrase.length <= words.length; i++) {
+      if (c.phrase.every((w, k) => words[i + k] === w) && ![...Array(c.phrase.length).keys()].some((k) => covered.has(i + k))) {
+        for (let k = 0; k < c.phrase.length; k++) covered.add(i + k);
+        c.tags.forEach((t) => tags.add(t));
+        course ??= c.course;
+      }
+    }
+  }
+  const filler = new Set(['something', 'some', 'a', 'an', 'the', 'for', 'me', 'i', 'want', 'need', 'to', 'with', 'and', 'please', 'kuch', 'chahiye', 'lunch', 'dinner', 'meal', 'food', 'item', 'items']);
+  const contentWords = words.filter((w, i) => !covered.has(i) && !filler.has(w));
+  const content = contentWords.length;
+  const abstractness = tags.size + (course ? 1 : 0) === 0 ? 0 : covered.size / Math.max(1, covered.size + content);
+  const profile = profileItem(cleanedQuery);
+  if (!course) {
+    const cue = categoryOf(cleanedQuery);
+    if (cue.confidence >= 0.7 && (cue.value === 'beverage' || cue.value === 'dessert' || cue.value === 'bread')) course = cue.value;
+  }
+  return { text: cleanedQuery, tags: [...tags], course, abstractness, profile, words: contentWords };
+}
+
+/** The query vector blended with its concept centroids (projected to `dimension`), re-normalised. */
+export function conceptualQueryVector(
+  queryVector: Float32Array,
+  q: QueryUnderstanding,
+  centroids: ConceptCentroids | null,
+  encoder: MenuEncoder,
+  dimension: Dimension,
+): Float32Array {
+  if (!centroids || q.tags.length === 0) return queryVector;
+  const out = Float32Array.from(queryVector);
+  const weight = (0.5 + 1.5 * q.abstractness) / q.tags.length;
+  for (const tag of q.tags) {
+    const c = centroids.byTag.get(tag);
+    if (!c) continue;
+    const projected = encoder.project(Float32Array.from(c), dimension);
+    for (let k = 0; k < out.length; k++) out[k]! += weight * projected[k]!;
+  }
+  return l2normalize(out);
+}
+
+function courseGroup(c: Course): 'beverage' | 'dessert' | 'food' {
+  return c === 'beverage' ? 'beverage' : c === 'dessert' ? 'dessert' : 'food';
+}
+
+export interface SearchCandidate {
+  readonly index: number;
+  readonly cosine: number;
+  readonly relevance: number;
+}
+
+/** Relevance probability of one item for the query: the knowledge-base precision stage. */
+export function relevanceOf(q: QueryUnderstanding, item: ItemProfile & { words: ReadonlySet<string> }, cosine: number): number {
+  let z = 9 * (cosine - 0.62);
+  const qDish = q.profile.dish;
+  // "dosa" asks for every dosa: an item whose name contains all the query's words is a hit, not another dish.
+  const contains = q.words.length > 0 && q.words.every((w) => item.words.has(w));
+  if (contains) z += 2;
+  else if (qDish && item.dish) z += qDish.id === item.dish.id ? 4 : -1.5;
+  // A query that names a protein ("anda", "pollo", "prawns") wants dishes of that protein.
+  if (q.profile.protein && item.protein === q.profile.protein && !contains) z += q.words.length <= 1 ? 4 : 1.5;
+  if (q.tags.length > 0 && item.dish) {
+    const hits = q.tags.filter((t) => item.dish!.tags.includes(t)).length;
+    z += hits > 0 ? 2.5 * q.abstractness + 1 : -1.5 * q.abstractness;
+  }
+  if (q.course) z += courseGroup(q.course) === courseGroup(item.course) && (q.course !== 'bread' || item.course === 'bread') ? 1.5 : -3;
+  const flags = conflicts(q.profile, item);
+  if (flags.dietary_conflict && vegOrNot(q.profile.diet) !== 'unknown') z -= 4;
+  if (flags.protein_conflict) z -= 3;
+  return 1 / (1 + Math.exp(-z));
+}
+
+export interface SearchOutcome {
+  readonly results: { index: number; score: number; reranker_score: number | null; is_fallback: boolean }[];
+}
+
+export function rankSearch(q: QueryUnderstanding, profiles: readonly ItemProfile[], cosines: readonly number[], topK: number): SearchOutcome {
+  const items = profiles.map((p) => ({ ...p, words: new Set(p.text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)) }));
+  const scored: SearchCandidate[] = items.map((item, index) => ({ index, cosine: clamp01(cosines[index]!), relevance: relevanceOf(q, item, cosines[index]!) }));
+  const best = scored.reduce((m, c) => Math.max(m, c.relevance), 0);
+  const passed = scored
+    .filter((c) => c.relevance >= RELEVANCE_FLOOR && c.relevance >= best - RELEVANCE_BAND)
+    .sort((a, b) => b.relevance - a.relevance || b.cosine - a.cosine || a.index - b.index)
+    .slice(0, topK);
+  if (passed.length > 0) {
+    return { results: passed.map((c) => ({ index: c.index, score: round(c.cosine), reranker_score: round(c.relevance), is_fallback: false })) };
+  }
+  return { results: fallback(q, items, scored, topK) };
+}
+
+function fallback(q: QueryUnderstanding, items: readonly ItemProfile[], scored: SearchCandidate[], topK: number): SearchOutcome['results'] {
+  const wanted = q.course ? courseGroup(q.course) : q.profile.dish ? courseGroup(q.profile.dish.course) : categoryOf(q.text).confidence >= 0.7 ? courseGroup(categoryOf(q.text).value) : 'food';
+  // A query naming a dish of a cuisine the menu does not serve (sushi at a dosa place) gets no fallback at all.
+  const qCuisine = q.profile.dish?.cuisine ?? (q.profile.cuisineConfidence >= 0.85 ? q.profile.cuisine : null);
+  const cuisineOk = (it: ItemProfile): boolean => !qCuisine || wanted !== 'food' || it.cuisine === qCuisine;
+  const eligible = scored
+    .filter((c) => courseGroup(items[c.index]!.course) === wanted && cuisineOk(items[c.index]!) && c.cosine >= FALLBACK_MIN_COSINE)
+    .filter((c) => !conflicts(q.profile, items[c.index]!).dietary_conflict)
+    .sort((a, b) => b.cosine - a.cosine || a.index - b.index);
+  // Only the near-best of the category: a fallback is "the closest thing we have", not a list of the category.
+  const bestCos = eligible[0]?.cosine ?? 0;
+  return eligible
+    .filter((c) => c.cosine >= bestCos - FALLBACK_BAND)
+    .slice(0, Math.min(topK, 5))
+    .map((c) => ({ index: c.index, score: round(c.cosine), reranker_score: round(c.relevance), is_fallback: true }));
+}
+
+function round(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}

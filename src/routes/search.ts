@@ -1,0 +1,83 @@
+import typia from 'typia';
+import { ApiError } from '../core/errors.js';
+import { SUPPORTED_DIMENSIONS, l2normalize, type Dimension } from '../core/inference/encoder.js';
+import { profileItem } from '../core/items.js';
+import { conceptualQueryVector, rankSearch, understandQuery } from '../core/search.js';
+import { cosineTopK } from '../native/index.js';
+import { checkCount, checkText, checkTexts, typed, type Route } from './route.js';
+
+export interface SearchRequest {
+  query: string;
+  corpus: string[];
+  top_k?: number | null;
+  corpus_embeddings?: number[][] | null;
+}
+
+export interface SearchResponse {
+  results: { text: string; score: number; reranker_score: number | null; is_fallback: boolean }[];
+  query_preprocessed: string;
+}
+
+interface ParsedSearch {
+  query: string;
+  corpus: string[];
+  topK: number;
+  embeddings: Float32Array[] | null;
+  dimension: Dimension;
+}
+
+/** corpus_embeddings: one vector per corpus item, all of one supported dimension, finite; re-normalised here. */
+function parseCorpusEmbeddings(raw: number[][], corpusLength: number): { vectors: Float32Array[]; dimension: Dimension } {
+  if (raw.length !== corpusLength) {
+    throw new ApiError('validation_error', `corpus_embeddings has ${raw.length} vectors but corpus has ${corpusLength} items; they must match`);
+  }
+  const dim = raw[0]!.length;
+  if (!(SUPPORTED_DIMENSIONS as readonly number[]).includes(dim)) {
+    throw new ApiError('validation_error', `corpus_embeddings vectors must have ${SUPPORTED_DIMENSIONS.join(', ')} values (from /embed), got ${dim}`);
+  }
+  const vectors = raw.map((v, i) => {
+    if (v.length !== dim) throw new ApiError('validation_error', `corpus_embeddings[${i}] has ${v.length} values; all vectors must have ${dim}`);
+    const f = Float32Array.from(v);
+    if (f.some((x) => !Number.isFinite(x))) throw new ApiError('validation_error', `corpus_embeddings[${i}] contains a non-finite value`);
+    return l2normalize(f);
+  });
+  return { vectors, dimension: dim as Dimension };
+}
+
+export const searchRoute: Route<ParsedSearch, SearchResponse> = {
+  endpoint: 'search',
+  method: 'post',
+  path: '/search',
+  authenticated: true,
+  needsModels: true,
+  parse(body) {
+    const req = typed(typia.validate<SearchRequest>(body));
+    checkText('query', req.query, 1);
+    checkCount('corpus', req.corpus.length, 1, 512);
+    checkTexts('corpus', req.corpus);
+    const topK = req.top_k ?? 10;
+    if (!Number.isInteger(topK) || topK < 1 || topK > 1000) throw new ApiError('invalid_parameter', `top_k must be an integer from 1 to 1000, got ${topK}`);
+    const emb = req.corpus_embeddings ? parseCorpusEmbeddings(req.corpus_embeddings, req.corpus.length) : null;
+    return { query: req.query, corpus: req.corpus, topK, embeddings: emb?.vectors ?? null, dimension: emb?.dimension ?? 384 };
+  },
+  async handle(req, ctx) {
+    const s = ctx.services;
+    const enc = s.requireEncoder();
+    const q = s.cleaner.clean(req.query);
+    const cleanedCorpus = req.corpus.map((t) => s.cleaner.clean(t).text);
+    const corpusVectors = req.embeddings ?? (await enc.encode(cleanedCorpus, req.dimension));
+    const [queryVector] = await enc.encode([q.text], req.dimension);
+    const understanding = understandQuery(q.text);
+    const qv = conceptualQueryVector(queryVector!, understanding, s.conceptCentroids, enc, req.dimension);
+    const matrix = new Float32Array(corpusVectors.length * req.dimension);
+    corpusVectors.forEach((v, i) => matrix.set(v, i * req.dimension));
+    const top = cosineTopK(qv, matrix, req.dimension, corpusVectors.length);
+    const cosines = new Array<number>(corpusVectors.length);
+    for (let k = 0; k < top.indices.length; k++) cosines[top.indices[k]!] = top.scores[k]!;
+    const outcome = rankSearch(understanding, cleanedCorpus.map(profileItem), cosines, req.topK);
+    return {
+      results: outcome.results.map((r) => ({ text: req.corpus[r.index]!, score: r.score, reranker_score: r.reranker_score, is_fallback: r.is_fallback })),
+      query_preprocessed: q.text,
+    };
+  },
+};

@@ -1,0 +1,136 @@
+import t from 'tap';
+import { OPERATOR_KEY, call, startTestServer } from './helpers/server.js';
+
+const auth = { 'x-api-key': OPERATOR_KEY };
+const SOUTH_INDIAN = [
+  'Masala Dosa ₹90', 'Plain Dosa', 'Mysore Masala Dosa', 'Idli Sambar (2 Pcs)', 'Medu Vada', 'Rava Kesari', 'Filter Coffee',
+  'Curd Rice', 'Lemon Rice', 'Paneer Butter Masala', 'Butter Naan', 'Gulab Jamun', 'Fresh Lime Soda', 'Mango Lassi',
+  'Veg Biryani', 'Chicken Biryani [Serves 1]', 'Chicken 65', 'Gobi Manchurian', 'Badam Milk', 'Onion Uttapam',
+  'Chocolate Brownie', 'Tomato Soup', 'Garden Salad', 'Egg Fried Rice',
+];
+
+t.test('/search and /match through HTTP', async (t) => {
+  const srv = await startTestServer();
+  t.teardown(() => srv.close());
+  const search = (body: object) => call(srv.url, 'POST', '/search', body, auth);
+  const match = (pairs: [string, string][], extra: object = {}) =>
+    call(srv.url, 'POST', '/match', { pairs: pairs.map(([text_a, text_b]) => ({ text_a, text_b })), ...extra }, auth);
+
+  t.test('search: misspellings, Devanagari, abstract needs, categories', async (t) => {
+    const cases: [string, string, string[]][] = [
+      ['chiken biriyani', 'chicken biryani', ['Chicken Biryani [Serves 1]']],
+      ['dosa', 'dosa', ['Plain Dosa', 'Masala Dosa ₹90', 'Mysore Masala Dosa']],
+      ['cold drink', 'cold drink', ['Fresh Lime Soda']],
+      ['something sweet', 'something sweet', ['Gulab Jamun']],
+      ['thayir sadam', 'thayir sadam', ['Curd Rice']],
+    ];
+    for (const [query, pre, expected] of cases) {
+      const r = await search({ query, corpus: SOUTH_INDIAN, top_k: 5 });
+      t.equal(r.status, 200, `${query}: 200`);
+      t.equal(r.body.query_preprocessed, pre, `${query}: preprocessed`);
+      const texts = r.body.results.map((x: { text: string }) => x.text);
+      for (const e of expected) t.ok(texts.includes(e), `${query} finds ${e} (got ${texts.join(', ')})`);
+      t.ok(r.body.results.length <= 5, 'at most top_k');
+      for (const x of r.body.results) {
+        t.ok(x.score >= 0 && x.score <= 1, 'score is a cosine in 0-1');
+        t.ok(x.reranker_score === null || (x.reranker_score >= 0 && x.reranker_score <= 1), 'reranker_score in 0-1');
+        t.type(x.is_fallback, 'boolean');
+      }
+      const rel = r.body.results.filter((x: { is_fallback: boolean }) => !x.is_fallback).map((x: { reranker_score: number }) => x.reranker_score);
+      t.same(rel, [...rel].sort((a, b) => b - a), `${query}: sorted by relevance`);
+    }
+    const sweet = await search({ query: 'something sweet', corpus: SOUTH_INDIAN, top_k: 10 });
+    t.notOk(sweet.body.results.some((x: { text: string }) => /Chicken|Biryani|Naan/.test(x.text)), 'no savoury items for a sweet craving');
+    const drink = await search({ query: 'cold drink', corpus: SOUTH_INDIAN, top_k: 10 });
+    t.notOk(drink.body.results.some((x: { text: string }) => /Dosa|Biryani|Chicken/.test(x.text)), 'a drink query gets drinks');
+    const dev = await search({ query: 'पनीर', corpus: SOUTH_INDIAN, top_k: 3 });
+    t.equal(dev.body.query_preprocessed, 'paneer');
+    t.equal(dev.body.results[0]?.text, 'Paneer Butter Masala', 'Devanagari query finds the paneer dish');
+  });
+
+  t.test('search: nothing sensible → no results; weak tail dropped', async (t) => {
+    const sushi = await search({ query: 'sushi', corpus: SOUTH_INDIAN, top_k: 10 });
+    t.same(sushi.body.results, [], 'sushi at a South Indian place returns nothing');
+    const one = await search({ query: 'filter coffee', corpus: SOUTH_INDIAN, top_k: 50 });
+    t.ok(one.body.results.length < SOUTH_INDIAN.length, 'fewer than top_k come back');
+    t.equal(one.body.results[0].text, 'Filter Coffee');
+  });
+
+  t.test('search: corpus_embeddings skip encoding and are validated', async (t) => {
+    const emb = await call(srv.url, 'POST', '/embed', { items: SOUTH_INDIAN, dimension: 256 }, auth);
+    const withEmb = await search({ query: 'chiken biriyani', corpus: SOUTH_INDIAN, corpus_embeddings: emb.body.embeddings, top_k: 3 });
+    t.equal(withEmb.status, 200);
+    t.equal(withEmb.body.results[0].text, 'Chicken Biryani [Serves 1]', 'works at 256-d with the query embedded to match');
+    const short = await search({ query: 'x', corpus: SOUTH_INDIAN, corpus_embeddings: emb.body.embeddings.slice(1) });
+    t.equal(short.status, 422);
+    t.match(short.body.detail, /must match/);
+    const badDim = await search({ query: 'x', corpus: ['a'], corpus_embeddings: [[0.1, 0.2, 0.3]] });
+    t.equal(badDim.status, 422);
+    const mixed = await search({ query: 'x', corpus: ['a', 'b'], corpus_embeddings: [Array(128).fill(0.1), Array(256).fill(0.1)] });
+    t.equal(mixed.status, 422);
+  });
+
+  t.test('search: validation', async (t) => {
+    const cases: [object, number, string][] = [
+      [{ corpus: ['a'] }, 422, 'validation_error'],
+      [{ query: '', corpus: ['a'] }, 422, 'validation_error'],
+      [{ query: 'a'.repeat(501), corpus: ['a'] }, 422, 'validation_error'],
+      [{ query: 'a', corpus: [] }, 422, 'validation_error'],
+      [{ query: 'a', corpus: Array(513).fill('x') }, 422, 'validation_error'],
+      [{ query: 'a', corpus: ['a'], top_k: 0 }, 400, 'invalid_parameter'],
+      [{ query: 'a', corpus: ['a'], top_k: 1001 }, 400, 'invalid_parameter'],
+      [{ query: 'a', corpus: ['a'], top_k: 'ten' }, 422, 'validation_error'],
+    ];
+    for (const [body, status, code] of cases) {
+      const r = await search(body);
+      t.equal(r.status, status, JSON.stringify(body).slice(0, 60));
+      t.equal(r.body.code, code);
+    }
+    const big = await search({ query: 'biryani', corpus: Array.from({ length: 512 }, (_, i) => `Item ${i} Veg Biryani`), top_k: 1000 });
+    t.equal(big.status, 200, 'top_k 1000 over 512 items');
+  });
+
+  t.test('match: same dish, conflicts, sizes, thresholds', async (t) => {
+    const r = await match([
+      ['Chicken Biryani', 'Chiken Biriyani ₹250'],
+      ['Paneer Tikka', 'Chicken Tikka'],
+      ['Coke 500ml', 'Coca Cola 1.25L'],
+      ['Veg Fried Rice', 'Egg Fried Rice'],
+      ['Butter Chicken Half', 'Butter Chicken Full'],
+      ['Murgh Makhani', 'Butter Chicken'],
+      ['Chicken 65', 'Gobi 65'],
+      ['Gobi Manchurian Dry', 'Gobi Manchurian Gravy'],
+      ['Masala Dosa', 'Chocolate Milkshake'],
+    ]);
+    t.equal(r.status, 200);
+    const [biryani, tikka, coke, friedRice, half, makhani, g65, dryGravy, unrelated] = r.body.results;
+    t.equal(biryani.match, true, 'misspelled biryani matches');
+    t.equal(tikka.match, false);
+    t.equal(tikka.protein_conflict, true, 'paneer vs chicken is a protein conflict');
+    t.equal(tikka.dietary_conflict, true);
+    t.equal(coke.match, true, 'sizes never break a match');
+    t.equal(friedRice.dietary_conflict, true, 'egg counts as non-veg');
+    t.equal(friedRice.match, false, 'a conflict forces match false');
+    t.equal(half.match, true, 'Half = Full plate');
+    t.equal(makhani.match, true, 'Murgh Makhani = Butter Chicken');
+    t.equal(g65.dietary_conflict, true);
+    t.equal(g65.protein_conflict, false, 'gobi has no protein');
+    t.equal(dryGravy.match, false, 'dry vs gravy are different dishes');
+    t.equal(unrelated.match, false);
+    t.equal(unrelated.reranker_score, null, 'below the cosine gate: no precision score');
+    t.equal(biryani.text_a, 'Chicken Biryani', 'texts come back as submitted');
+    t.equal(biryani.text_b, 'Chiken Biriyani ₹250');
+    for (const x of r.body.results) t.ok(x.cosine >= 0 && x.cosine <= 1);
+    const strict = await match([['Paneer Butter Masala', 'Paneer Makhani Masala']], { cosine_threshold: 0.99 });
+    const loose = await match([['Paneer Butter Masala', 'Paneer Makhani Masala']], { cosine_threshold: 0.1 });
+    t.ok(Number(loose.body.results[0].match) >= Number(strict.body.results[0].match), 'a lower threshold never matches less');
+    const bad = await call(srv.url, 'POST', '/match', { pairs: [{ text_a: 'a', text_b: 'b' }], cosine_threshold: 1.5 }, auth);
+    t.equal(bad.status, 400);
+    const none = await call(srv.url, 'POST', '/match', { pairs: [] }, auth);
+    t.equal(none.status, 422);
+    const many = await call(srv.url, 'POST', '/match', { pairs: Array(101).fill({ text_a: 'a', text_b: 'b' }) }, auth);
+    t.equal(many.status, 422);
+    const missing = await call(srv.url, 'POST', '/match', { pairs: [{ text_a: 'a' }] }, auth);
+    t.equal(missing.status, 422);
+  });
+});
