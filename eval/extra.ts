@@ -1,4 +1,5 @@
 import type { Services } from '../src/core/services.js';
+import { evalMatch, evalSearch } from './search_match.js';
 
 export interface EvalKit {
   services: Services;
@@ -8,7 +9,8 @@ export interface EvalKit {
   auc(scores: readonly number[], labels: readonly boolean[]): number;
 }
 
-/** Metrics of the knowledge base and the endpoints built on it; sections are added as features land. */
+/** Metrics of the knowledge base and the endpoints built on it. */
 export async function evalExtra(kit: EvalKit): Promise<void> {
-  void kit;
+  await evalMatch(kit);
+  await evalSearch(kit);
 }

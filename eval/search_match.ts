@@ -1,0 +1,100 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../src/core/paths.js';
+import { matchRoute } from '../src/routes/match.js';
+import { searchRoute } from '../src/routes/search.js';
+import type { RouteContext } from '../src/routes/route.js';
+import { readFixture } from './data.js';
+import type { EvalKit } from './extra.js';
+
+function ctxOf(kit: EvalKit): RouteContext {
+  return { services: kit.services, isOperator: true, balance: async () => ({ customer: 'eval', credits_remaining: 0, unlimited: true }) };
+}
+
+/** /match on test/fixtures/match_pairs.tsv: accuracy, precision, recall, F1 and conflict-flag accuracy. */
+export async function evalMatch(kit: EvalKit, label = ''): Promise<void> {
+  await kit.section('match_accuracy', async () => {
+    const rows = readFixture('test/fixtures/match_pairs.tsv');
+    const ctx = ctxOf(kit);
+    const results: { match: boolean; dietary_conflict: boolean; protein_conflict: boolean }[] = [];
+    for (let i = 0; i < rows.length; i += 100) {
+      const chunk = rows.slice(i, i + 100);
+      const req = matchRoute.parse({ pairs: chunk.map((r) => ({ text_a: r.text_a, text_b: r.text_b })) });
+      results.push(...(await matchRoute.handle(req, ctx)).results);
+    }
+    let tp = 0, fp = 0, fn = 0, tn = 0, dietOk = 0, protOk = 0, missedDiet = 0;
+    rows.forEach((r, i) => {
+      const gold = r.same === '1';
+      const got = results[i]!.match;
+      if (gold && got) tp++;
+      else if (got) fp++;
+      else if (gold) fn++;
+      else tn++;
+      if ((r.dietary_conflict === '1') === results[i]!.dietary_conflict) dietOk++;
+      else if (r.dietary_conflict === '1') missedDiet++;
+      if ((r.protein_conflict === '1') === results[i]!.protein_conflict) protOk++;
+    });
+    const p = tp / (tp + fp), rc = tp / (tp + fn);
+    kit.metric(`match_accuracy${label}`, (tp + tn) / rows.length, `${rows.length} labelled pairs; precision ${p.toFixed(3)} recall ${rc.toFixed(3)} F1 ${((2 * p * rc) / (p + rc)).toFixed(3)}`);
+    kit.metric(`match_dietary_conflict_accuracy${label}`, dietOk / rows.length, `missed dietary conflicts: ${missedDiet}`);
+    kit.metric(`match_protein_conflict_accuracy${label}`, protOk / rows.length);
+  });
+}
+
+interface Query {
+  menu: string;
+  query: string;
+  kind: string;
+  relevant: Record<string, number>;
+}
+
+function dcg(grades: number[]): number {
+  return grades.reduce((s, g, i) => s + (2 ** g - 1) / Math.log2(i + 2), 0);
+}
+
+/** /search on test/fixtures/search_queries.jsonl over search_menus.json: nDCG@10, MRR, no-match correctness. */
+export async function evalSearch(kit: EvalKit, label = ''): Promise<void> {
+  await kit.section('search_ndcg_at_10', async () => {
+    const menusPath = join(REPO_ROOT, 'test/fixtures/search_menus.json');
+    const queriesPath = join(REPO_ROOT, 'test/fixtures/search_queries.jsonl');
+    if (!existsSync(menusPath) || !existsSync(queriesPath)) throw new Error('search fixtures missing');
+    const menus = JSON.parse(readFileSync(menusPath, 'utf8')) as Record<string, string[]>;
+    const queries = readFileSync(queriesPath, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Query);
+    const ctx = ctxOf(kit);
+    const perKind = new Map<string, { ndcg: number[]; rr: number[] }>();
+    let noMatchOk = 0, noMatchTotal = 0, answeredWhenShould = 0, shouldAnswer = 0;
+    const allNdcg: number[] = [];
+    const allRr: number[] = [];
+    for (const q of queries) {
+      const corpus = menus[q.menu];
+      if (!corpus) continue;
+      const req = searchRoute.parse({ query: q.query, corpus, top_k: 10 });
+      const res = await searchRoute.handle(req, ctx);
+      const texts = res.results.map((r) => r.text);
+      const relevantCount = Object.keys(q.relevant).length;
+      if (relevantCount === 0) {
+        noMatchTotal++;
+        if (res.results.filter((r) => !r.is_fallback).length === 0) noMatchOk++;
+        continue;
+      }
+      shouldAnswer++;
+      if (texts.length > 0) answeredWhenShould++;
+      const gains = texts.map((t) => q.relevant[t] ?? 0);
+      const ideal = Object.values(q.relevant).sort((a, b) => b - a).slice(0, 10);
+      const ndcg = dcg(gains) / dcg(ideal);
+      const firstHit = gains.findIndex((g) => g > 0);
+      const rr = firstHit < 0 ? 0 : 1 / (firstHit + 1);
+      allNdcg.push(ndcg);
+      allRr.push(rr);
+      const k = perKind.get(q.kind) ?? { ndcg: [], rr: [] };
+      k.ndcg.push(ndcg);
+      k.rr.push(rr);
+      perKind.set(q.kind, k);
+    }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+    kit.metric(`search_ndcg_at_10${label}`, mean(allNdcg), `${allNdcg.length} graded queries over ${Object.keys(menus).length} real menus`);
+    kit.metric(`search_mrr${label}`, mean(allRr));
+    kit.metric(`search_no_match_correct${label}`, noMatchOk / Math.max(1, noMatchTotal), `${noMatchOk}/${noMatchTotal} no-match queries got no semantic results; ${answeredWhenShould}/${shouldAnswer} answerable queries got results`);
+    for (const [kind, v] of [...perKind].sort()) kit.metric(`search_ndcg_at_10_${kind}${label}`, mean(v.ndcg), `${v.ndcg.length} queries; MRR ${mean(v.rr).toFixed(3)}`);
+  });
+}
