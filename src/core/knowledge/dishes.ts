@@ -38,6 +38,8 @@ export interface Dish {
   readonly protein: Protein | null;
   readonly tags: readonly Tag[];
   readonly aliases: readonly string[];
+  /** nameKey of the name and of every alias, distinct, name first: what exact lookups compare against. */
+  readonly keys: readonly string[];
   /** file:line, for error messages and reviews. */
   readonly source: string;
 }
@@ -46,6 +48,8 @@ export const DISH_HEADER = ['name', 'cuisine', 'course', 'diet', 'protein', 'tag
 
 /** Lower-case, accent-folded, punctuation-free key used for exact name lookups. */
 export function nameKey(text: string): string {
+  const ascii = asciiNameKey(text);
+  if (ascii !== null) return ascii;
   return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -53,6 +57,32 @@ export function nameKey(text: string): string {
     .replace(/&/g, ' and ')
     .replace(/[^\p{L}\p{N}\p{M}]+/gu, ' ')
     .trim();
+}
+
+/**
+ * nameKey for plain ASCII text in one pass (the loader keys ~18k names at start-up, nearly all ASCII);
+ * null when the text has other characters and needs Unicode normalisation.
+ */
+function asciiNameKey(text: string): string | null {
+  let out = '';
+  let pendingSpace = false;
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c > 0x7e) return null;
+    if (c >= 0x41 && c <= 0x5a) c += 0x20;
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) {
+      if (pendingSpace && out.length > 0) out += ' ';
+      pendingSpace = false;
+      out += String.fromCharCode(c);
+    } else if (c === 0x26) {
+      if (out.length > 0) out += ' ';
+      out += 'and';
+      pendingSpace = true;
+    } else {
+      pendingSpace = true;
+    }
+  }
+  return out;
 }
 
 export interface DishBook {
@@ -85,7 +115,8 @@ export function loadDishBook(dir: string = KNOWLEDGE_DIR): DishBook {
         throw new Error(`${where}: expected ${DISH_HEADER.length} tab-separated columns, got ${row.cells.length}`);
       }
       const [name, cuisine, course, diet, protein, tags, aliases] = row.cells as [string, string, string, string, string, string, string];
-      if (!name) throw new Error(`${where}: empty name`);
+      if (!name || !nameKey(name)) throw new Error(`${where}: empty name`);
+      const aliasList = aliases === '-' || aliases === '' ? [] : aliases.split('|').map((a) => a.trim()).filter(Boolean);
       dishes.push({
         id: dishes.length,
         name,
@@ -94,7 +125,8 @@ export function loadDishBook(dir: string = KNOWLEDGE_DIR): DishBook {
         diet: parseEnum(diet, DIETS, 'diet', where),
         protein: protein === '-' || protein === '' ? null : parseEnum(protein, PROTEINS, 'protein', where),
         tags: tags === '-' || tags === '' ? [] : tags.split(',').map((t) => parseEnum(t.trim(), TAGS, 'tag', where)),
-        aliases: aliases === '-' || aliases === '' ? [] : aliases.split('|').map((a) => a.trim()).filter(Boolean),
+        aliases: aliasList,
+        keys: [...new Set([nameKey(name), ...aliasList.map(nameKey)])].filter(Boolean),
         source: where,
       });
     }
@@ -102,7 +134,7 @@ export function loadDishBook(dir: string = KNOWLEDGE_DIR): DishBook {
 
   const canonical = new Map<string, Dish>();
   for (const d of dishes) {
-    const key = nameKey(d.name);
+    const key = d.keys[0] ?? '';
     const prev = canonical.get(key);
     if (prev) throw new Error(`${d.source}: duplicate dish name "${d.name}" (also ${prev.source})`);
     canonical.set(key, d);
@@ -110,9 +142,7 @@ export function loadDishBook(dir: string = KNOWLEDGE_DIR): DishBook {
 
   const byKey = new Map<string, number[]>();
   for (const d of dishes) {
-    const keys = new Set([nameKey(d.name), ...d.aliases.map(nameKey)]);
-    for (const key of keys) {
-      if (!key) continue;
+    for (const key of d.keys) {
       const ids = byKey.get(key);
       if (!ids) byKey.set(key, [d.id]);
       else ids.push(d.id);

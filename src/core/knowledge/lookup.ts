@@ -1,0 +1,824 @@
+import { join } from 'node:path';
+import { KNOWLEDGE_DIR } from '../paths.js';
+import { nameKey } from './dishes.js';
+import type { Course, Cuisine, Diet, Dish, DishBook, Protein } from './dishes.js';
+import { buildDevanagariDictionary, hasDevanagari, transliterateDevanagari } from './transliterate.js';
+import { readTsv } from './tsv.js';
+
+/**
+ * Name → dish lookups over the knowledge base.
+ *
+ * resolveDish answers "which known dish is this menu name?" in steps, stopping at the first that answers:
+ * 1. exact: the name's nameKey is a dish name or alias (a Devanagari name is also tried transliterated);
+ * 2. the same words in another order, with plurals, known misspellings, filler words ("special", "style", "with")
+ *    and preparation phrases ("No Onion No Garlic", "Thin and Crispy") folded:
+ *    "Chicken Dum Biryani Hyderabadi Style" → Hyderabadi Chicken Dum Biryani;
+ * 3. repair: a word the knowledge base does not know becomes the known word within a small edit distance
+ *    ("biriyani" → biryani), a glued word is split ("pavbhaji" → pav bhaji), a spelling our aliases show to be a
+ *    variant is tried in its usual form ("masla" → masala), one word never seen anywhere may be left out of a
+ *    longer name ("Zinger Pro Burger") and, at a lower score, one word that our aliases show to be optional for a
+ *    dish may be missing or extra ("Kerala Parotta" / "Parotta");
+ * 4. a known dish name ending a longer name ("Taj-e-Khumb Biryani Mushroom Biryani" → Mushroom Biryani).
+ * Steps 2–4 are "fuzzy" and conservative by construction: the words that name a protein or a diet
+ * (lexicon/protein.tsv, diet.tsv) must be the same on both sides, so "Paneer Tikka" never becomes "Chicken Tikka"
+ * and "Tikka" never becomes either; pairs listed in hard_negatives.tsv never match; a name that could be two
+ * different dishes resolves to none. A name listed in lexicon/ambiguous.txt (Pad Thai, Seekh Kebab) resolves to no
+ * dish; dishCandidates lists the dishes it can mean. Combos ("Veg Whopper + Fries") are not one dish: resolveCombo
+ * reads them part by part.
+ *
+ * Exact lookups need nothing beyond the dish book. The fuzzy index, the token index and the Devanagari dictionary
+ * are built on first use (prepare() builds them all at once, for servers that want no slow first request).
+ */
+
+export interface DishMatch {
+  readonly dish: Dish;
+  readonly how: 'exact' | 'fuzzy';
+  /** 1 for exact; below 1 for fuzzy, lower the more repair it took (never below FUZZY_FLOOR). */
+  readonly score: number;
+}
+
+/** What the dishes that use a word have in common: a cheap prior for classifiers and filters. */
+export interface TokenCue {
+  /** Number of dishes with the word in their name or an alias. */
+  readonly dishes: number;
+  readonly cuisines: ReadonlyMap<Cuisine, number>;
+  readonly courses: ReadonlyMap<Course, number>;
+  readonly diets: ReadonlyMap<Diet, number>;
+  readonly proteins: ReadonlyMap<Protein | null, number>;
+}
+
+/** A menu item read as a combo of dishes ("Veg Whopper + Fries", "Zinger Burger Meal"). */
+export interface ComboMatch {
+  /** One entry per part, in menu order (a single entry when the whole name is one dish). */
+  readonly parts: readonly (DishMatch | null)[];
+  /** The part names as read (combo words such as "meal" removed). */
+  readonly names: readonly string[];
+  /** The first part's dish: what the item mainly is. */
+  readonly main: DishMatch | null;
+  /** True when every part resolved. */
+  readonly complete: boolean;
+}
+
+export interface DishLookup {
+  resolveDish(text: string): DishMatch | null;
+  /**
+   * A name that is not one dish, read as a combo: split at "+", "," and " & " / " and " / " with " between dish
+   * names, trailing combo words ("Combo", "Meal", "Box") removed. Null when the text does not split.
+   */
+  resolveCombo(text: string): ComboMatch | null;
+  /** Every dish an exact name can mean: one for most names, several for ambiguous ones, none when unknown. */
+  dishCandidates(text: string): readonly Dish[];
+  /** Lower-case word (as nameKey splits names) → ids (ascending) of the dishes whose name or an alias has it. */
+  readonly dishesByToken: ReadonlyMap<string, readonly number[]>;
+  /** The cuisines, courses, diets and proteins of the dishes whose name or an alias uses the lower-case word. */
+  tokenCue(word: string): TokenCue | undefined;
+  /** Words of dish names that our aliases show to be optional (the dish is listed with and without them). */
+  readonly optionalWords: ReadonlySet<string>;
+  /** Rare spellings our aliases use for a commoner word of the same dishes (masla → masala). */
+  readonly spellingVariants: ReadonlyMap<string, string>;
+  /** The Devanagari word → menu spelling dictionary learned from the dishes (see buildDevanagariDictionary). */
+  readonly devanagari: ReadonlyMap<string, string>;
+  /** Builds every lazily built table now. */
+  prepare(): void;
+}
+
+export interface LookupLexicons {
+  /** misspelled word → right word(s), lower-case (lexicon/misspellings.tsv). */
+  readonly misspellings: ReadonlyMap<string, string>;
+  /** Protein and diet keywords by first word, longest first, with the value they stand for (see guardSignature). */
+  readonly guards: ReadonlyMap<string, readonly { readonly words: readonly string[]; readonly value: string }[]>;
+  /** Look-alike pairs that are different dishes (hard_negatives.tsv), as name keys. */
+  readonly hardNegatives: readonly (readonly [string, string])[];
+}
+
+/** Words that add nothing to which dish a name is (dropped on both sides before comparing word bags). */
+const FILLER_WORDS = new Set([
+  'special', 'spl', 'spcl', 'classic', 'signature', 'house', 'homemade', 'homestyle', 'style', 'styled', 'authentic',
+  'traditional', 'famous', 'original', 'premium', 'delicious', 'tasty', 'yummy', 'freshly', 'the', 'a',
+  'an', 'of', 'with', 'and', 'in', 'on', 'n', 'da', 'ka', 'ki', 'ke', 'wala', 'wali', 'wale', 'made',
+  // Chain prefixes and the junior size: "BK Veggie Burger" is a veggie burger, "Whopper Jr" a whopper.
+  'bk', 'kfc', 'mcd', 'dominos', 'jr', 'junior', 'each',
+  // Size words and their menu abbreviations ("Med Fries"); cleaning strips most sizes, these slip through.
+  'med', 'medium', 'reg', 'regular', 'lrg', 'large', 'small', 'sml',
+]);
+/** Count words that, followed by "pieces", give a portion rather than a dish ("Chicken Wings Fifteen Pieces"). */
+const COUNT_WORDS = new Set([
+  'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'fifteen',
+  'twenty', 'single', 'double',
+]);
+const PIECE_WORDS = new Set(['piece', 'pieces', 'pc', 'pcs', 'nos', 'slice', 'slices']);
+/**
+ * Phrases that say how a dish is prepared for a guest, which crust or patty it has, or an add-on slice, not which
+ * dish it is; removed before fuzzy matching ("Shahi Paneer No Onion No Garlic" is Shahi Paneer, "Farmhouse Thin and
+ * Crispy" and "Cheese Burst Farmhouse" are Farmhouse Pizza). Exact names are looked up first, so a dish whose name
+ * holds such a phrase (Cheese Burst Pizza) still resolves to itself.
+ */
+const MODIFIER_PHRASES: readonly (readonly string[])[] = [
+  ['no', 'onion', 'no', 'garlic'], ['no', 'onion', 'and', 'no', 'garlic'], ['no', 'onion', 'and', 'garlic'],
+  ['no', 'onion', 'garlic'], ['without', 'onion', 'and', 'garlic'], ['without', 'onion', 'garlic'],
+  ['without', 'onion'], ['without', 'garlic'], ['no', 'onion'], ['no', 'garlic'], ['jain'],
+  ['thin', 'and', 'crispy'], ['thin', 'n', 'crispy'], ['thin', 'crust'], ['hand', 'tossed'], ['fresh', 'pan'],
+  ['cheese', 'burst'], ['cheese', 'volcano'], ['stuffed', 'crust'],
+  ['double', 'patty'], ['single', 'patty'], ['with', 'cheese', 'slice'], ['with', 'double', 'cheese', 'slice'],
+  ['with', 'extra', 'cheese', 'slice'],
+];
+const COMBO_SEPARATOR = /[+,;]|\s&\s|\bwith\b|\bcombo\b|\bmeal\b|\bthali\b/i;
+/** Words that end a combo's name without being a dish ("Whopper Combo", "Zinger Burger Meal"). */
+const COMBO_WORDS = new Set(['combo', 'meal', 'combos', 'meals', 'box', 'deal']);
+/** Words ending in s whose singular is a different dish word (fries ≠ fry): never folded. */
+const NOT_PLURALS = new Set(['fries', 'chips', 'greens', 'oats', 'nuts']);
+/** Diet classes of diet.tsv that say what is (or is not) in the dish, as opposed to incidental veg ingredients. */
+const GUARD_DIET_CLASSES = new Set(['non_veg', 'non_veg_default', 'egg', 'egg_free', 'veg_marker', 'veg_substitute']);
+
+const SCORE_REORDERED = 0.95;
+const TYPO_PENALTY = 0.05;
+const SPLIT_PENALTY = 0.03;
+const OPTIONAL_WORD_PENALTY = 0.12;
+const UNKNOWN_WORD_PENALTY = 0.15;
+const EMBEDDED_SCORE = 0.72;
+export const FUZZY_FLOOR = 0.7;
+/** Most word lists one repaired name expands to (each unknown word may have a few equally near repairs). */
+const MAX_VARIANTS = 16;
+
+/** Reads the lexicons fuzzy matching needs (misspellings, protein/diet words, hard negatives). */
+export function loadLookupLexicons(dir: string = KNOWLEDGE_DIR): LookupLexicons {
+  const lex = join(dir, 'lexicon');
+  const misspellings = new Map<string, string>();
+  for (const row of readTsv(join(lex, 'misspellings.tsv'), ['wrong', 'right'])) {
+    const [wrong, right] = row.cells;
+    if (wrong && right) misspellings.set(nameKey(wrong), nameKey(right));
+  }
+  const guards = new Map<string, { words: string[]; value: string }[]>();
+  const addGuard = (keyword: string, value: string): void => {
+    const words = nameKey(keyword).split(' ').filter(Boolean);
+    if (words.length === 0) return;
+    const list = guards.get(words[0]!) ?? [];
+    list.push({ words, value });
+    guards.set(words[0]!, list);
+  };
+  for (const row of readTsv(join(lex, 'protein.tsv'), ['keyword', 'protein', 'note'])) {
+    const [keyword, protein] = row.cells;
+    // '-' marks a trap phrase read as one unit that names no protein ("drumstick sambar"): it still consumes words.
+    if (keyword && protein) addGuard(keyword, protein === '-' ? '' : `protein:${protein}`);
+  }
+  for (const row of readTsv(join(lex, 'diet.tsv'), ['keyword', 'diet', 'note'])) {
+    const [keyword, diet] = row.cells;
+    if (keyword && diet) addGuard(keyword, GUARD_DIET_CLASSES.has(diet) ? `diet:${diet}` : '');
+  }
+  // A keyword in both files (chicken: protein and diet) is one entry carrying both values.
+  for (const [first, list] of guards) {
+    const merged = new Map<string, { words: string[]; value: string }>();
+    for (const g of list) {
+      const id = g.words.join(' ');
+      const prev = merged.get(id);
+      if (!prev) merged.set(id, { words: g.words, value: g.value });
+      else if (g.value && !prev.value.split('|').includes(g.value)) prev.value = prev.value ? `${prev.value}|${g.value}` : g.value;
+    }
+    guards.set(first, [...merged.values()].sort((a, b) => b.words.length - a.words.length));
+  }
+  let hardNegatives: [string, string][] | null = null;
+  return {
+    misspellings,
+    guards,
+    // Read on first use: only the fuzzy steps consult them.
+    get hardNegatives(): readonly (readonly [string, string])[] {
+      if (hardNegatives === null) {
+        hardNegatives = [];
+        for (const row of readTsv(join(dir, 'hard_negatives.tsv'), ['text_a', 'text_b', 'kind', 'note'])) {
+          const [a, b] = row.cells;
+          if (a && b) hardNegatives.push([nameKey(a), nameKey(b)]);
+        }
+      }
+      return hardNegatives;
+    },
+  };
+}
+
+/**
+ * The protein and diet words of a name as a sorted signature ("diet:non_veg|protein:chicken"). Multi-word
+ * keywords are read first, so a trap phrase ("drumstick sambar", "oyster sauce") is one unit naming nothing.
+ */
+export function guardSignature(words: readonly string[], guards: LookupLexicons['guards']): string {
+  if (!words.some((w) => guards.has(w))) return '';
+  let values: string[] | null = null;
+  for (let i = 0; i < words.length;) {
+    const options = guards.get(words[i]!);
+    let hit: { readonly words: readonly string[]; readonly value: string } | undefined;
+    if (options !== undefined) {
+      for (const g of options) {
+        let all = true;
+        for (let k = 1; k < g.words.length; k++) if (words[i + k] !== g.words[k]) all = false;
+        if (all) {
+          hit = g;
+          break;
+        }
+      }
+    }
+    if (hit) {
+      if (hit.value) for (const v of hit.value.split('|')) if (!values?.includes(v)) (values ??= []).push(v);
+      i += hit.words.length;
+    } else {
+      i++;
+    }
+  }
+  return values === null ? '' : values.sort().join('|');
+}
+
+/** Damerau-Levenshtein (optimal string alignment) distance, giving up above `max`. */
+function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
+      cur.push(v);
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    prev2 = prev;
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** The two words by which two equally long keys differ, when that is their only difference and it is a spelling. */
+function differingWords(a: readonly string[], b: readonly string[]): [string, string] | null {
+  if (a.length !== b.length || a.length < 2) return null;
+  let pair: [string, string] | null = null;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] === b[i]) continue;
+    if (pair) return null;
+    pair = [a[i]!, b[i]!];
+  }
+  if (!pair || !/^[a-z]{4,}$/.test(pair[0]) || !/^[a-z]{4,}$/.test(pair[1])) return null;
+  const max = Math.max(pair[0].length, pair[1].length) >= 8 ? 2 : 1;
+  return editDistance(pair[0], pair[1], max) <= max ? (pair[0] < pair[1] ? pair : [pair[1], pair[0]]) : null;
+}
+
+function stripModifiers(words: string[]): string[] {
+  // Piece words after the first word, and the count before them, are a portion ("Wings Fifteen Pieces", "Slice").
+  let out = words.filter((w, i) => !(i > 0 && PIECE_WORDS.has(w))
+    && !((COUNT_WORDS.has(w) || /^\d+$/.test(w)) && PIECE_WORDS.has(words[i + 1] ?? '')));
+  // A "bucket" of biryani is a party portion of that biryani (a chicken bucket, on the other hand, is a dish).
+  if (out.includes('biryani') && out.includes('bucket')) out = out.filter((w) => w !== 'bucket');
+  for (const phrase of MODIFIER_PHRASES) {
+    for (let i = out.indexOf(phrase[0]!); i >= 0 && i + phrase.length <= out.length; i = out.indexOf(phrase[0]!, i + 1)) {
+      if (phrase.every((w, k) => out[i + k] === w)) {
+        out = [...out.slice(0, i), ...out.slice(i + phrase.length)];
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+function bagOf(words: readonly string[]): string {
+  return words.filter((w) => !FILLER_WORDS.has(w)).sort().join(' ');
+}
+
+function tokenCue(ids: readonly number[], dishes: readonly Dish[]): TokenCue {
+  const cuisines = new Map<Cuisine, number>();
+  const courses = new Map<Course, number>();
+  const diets = new Map<Diet, number>();
+  const proteins = new Map<Protein | null, number>();
+  for (const id of ids) {
+    const d = dishes[id]!;
+    cuisines.set(d.cuisine, (cuisines.get(d.cuisine) ?? 0) + 1);
+    courses.set(d.course, (courses.get(d.course) ?? 0) + 1);
+    diets.set(d.diet, (diets.get(d.diet) ?? 0) + 1);
+    proteins.set(d.protein, (proteins.get(d.protein) ?? 0) + 1);
+  }
+  return { dishes: ids.length, cuisines, courses, diets, proteins };
+}
+
+/** One name or alias of the book, as fuzzy matching sees it. */
+interface KeyInfo {
+  readonly ids: readonly number[];
+  /** Words after the misspelling and plural folds, in order. */
+  readonly words: readonly string[];
+  readonly bag: string;
+  readonly guard: string;
+}
+
+/** The tables behind fuzzy matching (steps 2–4), built from the book on first need. */
+class FuzzyIndex {
+  readonly byBag = new Map<string, KeyInfo[]>();
+  readonly infos: KeyInfo[] = [];
+  /** Every word of every key after the misspelling fold, with how many keys use it. */
+  readonly uses = new Map<string, number>();
+  private readonly byLetter = new Map<string, string[]>();
+  /** word → its folded form(s), memoised: the ~18k keys repeat a few thousand words. */
+  private readonly folded = new Map<string, string>();
+  private optionalCache: Set<string> | null = null;
+  private variantsCache: Map<string, string> | null = null;
+  private forbiddenCache: Map<string, Set<number>> | null = null;
+  private droppedCache: Map<string, KeyInfo[]> | null = null;
+
+  constructor(private readonly book: DishBook, readonly lex: LookupLexicons) {
+    // How many keys use each word (after the misspelling fold): known words, and which spelling is commoner.
+    const split: string[][] = [];
+    for (const key of book.byKey.keys()) {
+      const words = key.split(' ');
+      split.push(words);
+      for (const w of words) {
+        const folded = this.foldOne(w);
+        this.uses.set(folded, (this.uses.get(folded) ?? 0) + 1);
+      }
+    }
+    let k = 0;
+    for (const [key, ids] of book.byKey) {
+      const raw = split[k++]!;
+      if (hasDevanagari(key)) continue;
+      const words = this.foldWords(raw);
+      const info: KeyInfo = { ids, words, bag: bagOf(words), guard: guardSignature(words, lex.guards) };
+      this.infos.push(info);
+      const list = this.byBag.get(info.bag);
+      if (list) list.push(info);
+      else this.byBag.set(info.bag, [info]);
+    }
+    // Equally near typo repairs are tried most-used word first ("masla" → masala before mala).
+    const byUse = [...this.uses].filter(([w]) => /^[a-z]{4,}$/.test(w)).sort((a, b) => b[1] - a[1]);
+    for (const [word] of byUse) {
+      const list = this.byLetter.get(word[0]!);
+      if (list) list.push(word);
+      else this.byLetter.set(word[0]!, [word]);
+    }
+  }
+
+  knows(word: string): boolean {
+    return this.uses.has(word);
+  }
+
+  /** Misspelling table (single-word fixes only; used for the vocabulary). */
+  private foldOne(word: string): string {
+    const fixed = this.lex.misspellings.get(word);
+    return fixed !== undefined && !fixed.includes(' ') ? fixed : word;
+  }
+
+  /** Misspelling table, then plural → singular when the singular is a known word (momos → momo, patties → patty). */
+  foldWords(words: readonly string[]): string[] {
+    const out: string[] = [];
+    for (const w of words) {
+      if (!w) continue;
+      let folded = this.folded.get(w);
+      if (folded === undefined) {
+        const fixed = this.lex.misspellings.get(w);
+        folded = fixed !== undefined ? fixed : this.singular(w);
+        this.folded.set(w, folded);
+      }
+      if (folded.includes(' ')) out.push(...folded.split(' '));
+      else out.push(folded);
+    }
+    return out;
+  }
+
+  private singular(word: string): string {
+    if (word.length < 4 || !word.endsWith('s') || word.endsWith('ss') || word.endsWith('us') || NOT_PLURALS.has(word)) return word;
+    const candidates = word.endsWith('ies')
+      ? [`${word.slice(0, -3)}y`, word.slice(0, -1)]
+      : word.endsWith('es') ? [word.slice(0, -1), word.slice(0, -2)] : [word.slice(0, -1)];
+    for (const c of candidates) if (this.uses.has(c)) return c;
+    return word;
+  }
+
+  /** Known words within a small edit distance of an unknown one (1 up to 7 letters, 2 from 8), nearest only. */
+  nearestWords(word: string): string[] {
+    if (word.length < 4) return [];
+    const max = word.length >= 8 ? 2 : 1;
+    let best: string[] = [];
+    let bestD = max + 1;
+    for (const cand of this.byLetter.get(word[0]!) ?? []) {
+      const d = editDistance(word, cand, Math.min(max, bestD));
+      if (d < bestD) {
+        best = [cand];
+        bestD = d;
+      } else if (d === bestD && d <= max) {
+        best.push(cand);
+      }
+    }
+    return bestD <= max ? best.slice(0, 6) : [];
+  }
+
+  /** "pavbhaji" → ["pav", "bhaji"] when both halves are known words (3+ letters each) and the split is unique. */
+  splitWord(word: string): string[] | null {
+    let found: string[] | null = null;
+    for (let i = 3; i <= word.length - 3; i++) {
+      const a = word.slice(0, i);
+      const b = word.slice(i);
+      if (this.uses.has(a) && this.uses.has(b)) {
+        if (found) return null;
+        found = [a, b];
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Rare spellings of a commoner word, learned from our aliases: two keys in the same word positions that differ
+   * only by a near-identical word ("Paneer Butter Masla" / "Paneer Butter Masala") and name the same dish make the
+   * rarer word a variant, unless some other pair of keys differing by the same two words names different dishes
+   * ("Aloo Tikki" / "Aloo Tikka" are two dishes, so tikki is never read as tikka).
+   */
+  get spellingVariants(): Map<string, string> {
+    if (this.variantsCache) return this.variantsCache;
+    // Candidate pairs come from keys of one dish (cheap: a dish has a handful of keys)…
+    const byDish = new Map<number, KeyInfo[]>();
+    for (const info of this.infos) {
+      if (info.ids.length !== 1) continue;
+      const list = byDish.get(info.ids[0]!);
+      if (list) list.push(info);
+      else byDish.set(info.ids[0]!, [info]);
+    }
+    const pairs = new Map<string, [string, string]>();
+    for (const keys of byDish.values()) {
+      for (let i = 0; i < keys.length; i++) {
+        for (let j = i + 1; j < keys.length; j++) {
+          const pair = differingWords(keys[i]!.words, keys[j]!.words);
+          if (pair) pairs.set(pair.join(' '), pair);
+        }
+      }
+    }
+    // …and a pair is dropped when swapping the rarer word for the commoner one in any key gives another dish.
+    const variants = new Map<string, string>();
+    for (const [a, b] of pairs.values()) {
+      if (guardSignature([a], this.lex.guards) !== guardSignature([b], this.lex.guards)) continue;
+      const [rare, common] = (this.uses.get(a) ?? 0) < (this.uses.get(b) ?? 0) ? [a, b] : [b, a];
+      if (!variants.has(rare)) variants.set(rare, common);
+    }
+    for (const info of this.infos) {
+      for (const word of info.words) {
+        const common = variants.get(word);
+        if (common === undefined) continue;
+        const swapped = this.byBag.get(bagOf(info.words.map((w) => (w === word ? common : w))));
+        if (swapped?.some((s) => !s.ids.some((id) => info.ids.includes(id)))) variants.delete(word);
+      }
+    }
+    // Follow chains (omlet → omelet → omelette) to the commonest spelling.
+    for (const [rare, common] of variants) {
+      let target = common;
+      for (let hops = 0; hops < 5 && variants.has(target); hops++) target = variants.get(target)!;
+      if (target !== rare) variants.set(rare, target);
+      else variants.delete(rare);
+    }
+    this.variantsCache = variants;
+    return variants;
+  }
+
+  /**
+   * A word is optional when the knowledge base lists some dish both with and without it (as name and alias:
+   * "Kerala Parotta" / "Parotta") at least twice and never names two different dishes that differ only by it
+   * ("Garlic Naan" / "Naan"). Protein and diet words, words that are a dish by themselves (roti, sharbat) and
+   * rare spelling variants are never optional.
+   */
+  get optionalWords(): Set<string> {
+    if (this.optionalCache) return this.optionalCache;
+    const sameDish = new Map<string, number>();
+    const otherDish = new Set<string>();
+    for (const info of this.infos) {
+      // The bag is the sorted content words: dropping one of them keeps it sorted.
+      const content = info.bag.split(' ');
+      if (content.length < 2) continue;
+      for (let i = 0; i < content.length; i++) {
+        const word = content[i]!;
+        const shorter = this.byBag.get(content.filter((_, j) => j !== i).join(' '));
+        if (!shorter) continue;
+        for (const s of shorter) {
+          if (s.ids.some((id) => info.ids.includes(id))) sameDish.set(word, (sameDish.get(word) ?? 0) + 1);
+          else otherDish.add(word);
+        }
+      }
+    }
+    const variants = this.spellingVariants;
+    const optional = new Set<string>();
+    for (const [word, n] of sameDish) {
+      if (n < 2 || otherDish.has(word) || word.length < 2 || this.book.byKey.has(word) || variants.has(word)) continue;
+      if (guardSignature([word], this.lex.guards) === '') optional.add(word);
+    }
+    this.optionalCache = optional;
+    return optional;
+  }
+
+  /** Bag of a key with one of its optional words dropped → those keys (for names that lack the optional word). */
+  get withOneOptionalDropped(): Map<string, KeyInfo[]> {
+    if (this.droppedCache) return this.droppedCache;
+    const optional = this.optionalWords;
+    const map = new Map<string, KeyInfo[]>();
+    for (const info of this.infos) {
+      const content = info.bag.split(' ');
+      if (content.length < 2) continue;
+      for (let i = 0; i < content.length; i++) {
+        if (!optional.has(content[i]!)) continue;
+        const bag = content.filter((_, j) => j !== i).join(' ');
+        const list = map.get(bag);
+        if (list) list.push(info);
+        else map.set(bag, [info]);
+      }
+    }
+    this.droppedCache = map;
+    return map;
+  }
+
+  /** Bag → dish ids that must never be its fuzzy match (both directions of every hard negative). */
+  get forbidden(): Map<string, Set<number>> {
+    if (this.forbiddenCache) return this.forbiddenCache;
+    const forbidden = new Map<string, Set<number>>();
+    const forbid = (bag: string, ids: readonly number[]): void => {
+      if (ids.length === 0) return;
+      const set = forbidden.get(bag) ?? new Set<number>();
+      for (const id of ids) set.add(id);
+      forbidden.set(bag, set);
+    };
+    for (const [a, b] of this.lex.hardNegatives) {
+      forbid(bagOf(this.foldWords(a.split(' '))), this.idsOf(b));
+      forbid(bagOf(this.foldWords(b.split(' '))), this.idsOf(a));
+    }
+    this.forbiddenCache = forbidden;
+    return forbidden;
+  }
+
+  /** Dishes a name denotes exactly, or by its word bag. */
+  private idsOf(key: string): readonly number[] {
+    const exact = this.book.byKey.get(key);
+    if (exact) return exact;
+    const infos = this.byBag.get(bagOf(this.foldWords(key.split(' '))));
+    return infos ? [...new Set(infos.flatMap((i) => i.ids))] : [];
+  }
+}
+
+class Lookup implements DishLookup {
+  private readonly dishes: readonly Dish[];
+  private readonly byKey: ReadonlyMap<string, readonly number[]>;
+  private readonly memo = new Map<string, DishMatch | null>();
+  private tokenIndex: Map<string, number[]> | null = null;
+  private readonly tokenCues = new Map<string, TokenCue>();
+  private fuzzyIndex: FuzzyIndex | null = null;
+  private devanagariCache: Map<string, string> | null = null;
+
+  constructor(private readonly book: DishBook, private readonly lexicons: LookupLexicons | (() => LookupLexicons)) {
+    this.dishes = book.dishes;
+    this.byKey = book.byKey;
+  }
+
+  get dishesByToken(): ReadonlyMap<string, readonly number[]> {
+    if (this.tokenIndex) return this.tokenIndex;
+    const index = new Map<string, number[]>();
+    for (const dish of this.dishes) {
+      const words = new Set<string>();
+      for (const key of dish.keys) for (const w of key.split(' ')) if (w) words.add(w);
+      for (const w of words) {
+        const list = index.get(w);
+        if (list) list.push(dish.id);
+        else index.set(w, [dish.id]);
+      }
+    }
+    this.tokenIndex = index;
+    return index;
+  }
+
+  tokenCue(word: string): TokenCue | undefined {
+    const cached = this.tokenCues.get(word);
+    if (cached) return cached;
+    const ids = this.dishesByToken.get(word);
+    if (!ids) return undefined;
+    const cue = tokenCue(ids, this.dishes);
+    this.tokenCues.set(word, cue);
+    return cue;
+  }
+
+  get optionalWords(): ReadonlySet<string> {
+    return this.index().optionalWords;
+  }
+
+  get spellingVariants(): ReadonlyMap<string, string> {
+    return this.index().spellingVariants;
+  }
+
+  get devanagari(): ReadonlyMap<string, string> {
+    this.devanagariCache ??= buildDevanagariDictionary(this.dishes);
+    return this.devanagariCache;
+  }
+
+  prepare(): void {
+    const index = this.index();
+    void index.withOneOptionalDropped; // also learns optional words and spelling variants
+    void index.forbidden;
+    void this.dishesByToken;
+    void this.devanagari;
+  }
+
+  resolveDish(text: string): DishMatch | null {
+    const key = nameKey(text);
+    if (!key) return null;
+    // Part separators mark a combo: its parts are read by resolveCombo, never guessed at from the whole.
+    const combo = COMBO_SEPARATOR.test(text);
+    const memoKey = combo ? `+${key}` : key;
+    const memo = this.memo.get(memoKey);
+    if (memo !== undefined) return memo;
+    const result = this.resolveKey(key, combo);
+    if (this.memo.size < 50_000) this.memo.set(memoKey, result);
+    return result;
+  }
+
+  resolveCombo(text: string): ComboMatch | null {
+    const whole = this.resolveDish(text);
+    if (whole) return { parts: [whole], names: [text], main: whole, complete: true };
+    const names = splitCombo(text);
+    if (names.length === 0) return null;
+    const parts = names.map((n) => this.resolveDish(n));
+    const resolved = parts.filter((p) => p !== null).length;
+    const main = parts[0] ?? null;
+    return { parts, names, main, complete: resolved === parts.length };
+  }
+
+  dishCandidates(text: string): readonly Dish[] {
+    const key = nameKey(text);
+    let ids = this.byKey.get(key);
+    if (!ids && hasDevanagari(key)) ids = this.byKey.get(nameKey(transliterateDevanagari(key, this.devanagari)));
+    return (ids ?? []).map((id) => this.dishes[id]!);
+  }
+
+  private index(): FuzzyIndex {
+    if (!this.fuzzyIndex) {
+      const lex = typeof this.lexicons === 'function' ? this.lexicons() : this.lexicons;
+      this.fuzzyIndex = new FuzzyIndex(this.book, lex);
+    }
+    return this.fuzzyIndex;
+  }
+
+  private resolveKey(key: string, combo = false): DishMatch | null {
+    const exact = this.byKey.get(key);
+    if (exact) return exact.length === 1 ? { dish: this.dishes[exact[0]!]!, how: 'exact', score: 1 } : null;
+    if (hasDevanagari(key)) {
+      const latin = nameKey(transliterateDevanagari(key, this.devanagari));
+      if (!latin || hasDevanagari(latin)) return null;
+      // A transliteration that lands on a dish name is as good as an exact hit: the dictionary is our own data.
+      const viaLatin = this.byKey.get(latin);
+      if (viaLatin) return viaLatin.length === 1 ? { dish: this.dishes[viaLatin[0]!]!, how: 'exact', score: 1 } : null;
+      return this.fuzzy(latin, combo);
+    }
+    return this.fuzzy(key, combo);
+  }
+
+  private fuzzy(key: string, combo: boolean): DishMatch | null {
+    const index = this.index();
+    const words = stripModifiers(index.foldWords(key.split(' ')));
+    const content = words.filter((w) => !FILLER_WORDS.has(w));
+    if (content.length === 0) return null;
+    const forbidden = index.forbidden.get(bagOf(words));
+
+    // Step 2: the same words in any order, fillers, plurals and listed misspellings folded.
+    const same = this.matchBag(words, guardSignature(words, index.lex.guards), forbidden);
+    if (same === 'ambiguous') return null;
+    if (same !== null) return { dish: this.dishes[same]!, how: 'fuzzy', score: SCORE_REORDERED };
+
+    // Step 3: repair words (typos, glued words, spelling variants), then compare bags again. The signature is
+    // taken after repair on both sides: "mutten" → mutton is the same word misspelled, not a new protein.
+    const repaired = this.repair(content, index);
+    if (repaired === null) return this.embedded(content, forbidden, combo);
+    const { variants, cost, dropped } = repaired;
+    const found = new Set<number>();
+    for (const variant of variants) {
+      const m = this.matchBag(variant, guardSignature(variant, index.lex.guards), forbidden);
+      if (m === 'ambiguous') return null;
+      if (m !== null) found.add(m);
+    }
+    if (found.size === 1) return this.fuzzyMatch(found, SCORE_REORDERED - cost);
+    if (found.size > 1) return null;
+
+    // Step 3b: one optional word missing or extra (not on top of a dropped unknown word: one liberty per name).
+    if (dropped > 0) return this.embedded(content, forbidden, combo);
+    const optional = index.optionalWords;
+    const loose = new Set<number>();
+    for (const variant of variants) {
+      const guard = guardSignature(variant, index.lex.guards);
+      const tryBag = (candidate: readonly string[]): boolean => {
+        const m = this.matchBag(candidate, guard, forbidden);
+        if (m === 'ambiguous') return false;
+        if (m !== null) loose.add(m);
+        return true;
+      };
+      for (let i = 0; i < variant.length; i++) {
+        if (variant.length > 1 && optional.has(variant[i]!) && !tryBag([...variant.slice(0, i), ...variant.slice(i + 1)])) return null;
+      }
+      // The key may carry one optional word the name lacks: look its bag up among keys with that word dropped.
+      for (const info of index.withOneOptionalDropped.get(bagOf(variant)) ?? []) {
+        if (info.guard !== guard) continue;
+        if (info.ids.length > 1) return null;
+        if (!forbidden?.has(info.ids[0]!)) loose.add(info.ids[0]!);
+      }
+    }
+    if (loose.size === 1) return this.fuzzyMatch(loose, SCORE_REORDERED - cost - OPTIONAL_WORD_PENALTY);
+    return loose.size === 0 ? this.embedded(content, forbidden, combo) : null;
+  }
+
+  /**
+   * Step 4: a known dish name as the last words (at least two) of a longer name, the words before it being a
+   * restaurant's own ("Taj-e-Khumb Biryani Mushroom Biryani" → Mushroom Biryani, "Oregano Soya Chaap Roll" → Soya
+   * Chaap Roll). Only the end of a name: menus put the dish's form last, so "Chicken Tikka Sourdough Pizza" is
+   * never Chicken Tikka. The part must carry exactly the protein and diet words of the whole name; never used for
+   * combos ("+", ","), which resolveCombo reads part by part. The lowest fuzzy score: "a variant of this dish".
+   */
+  private embedded(content: readonly string[], forbidden: ReadonlySet<number> | undefined, combo: boolean): DishMatch | null {
+    if (combo || content.length < 3) return null;
+    const index = this.index();
+    const guard = guardSignature(content, index.lex.guards);
+    for (let len = content.length - 1; len >= 2; len--) {
+      const m = this.matchBag(content.slice(content.length - len), guard, forbidden);
+      if (m === 'ambiguous') return null;
+      if (m !== null) return this.fuzzyMatch(new Set([m]), EMBEDDED_SCORE);
+    }
+    return null;
+  }
+
+  private fuzzyMatch(ids: ReadonlySet<number>, score: number): DishMatch {
+    return { dish: this.dishes[[...ids][0]!]!, how: 'fuzzy', score: Math.max(FUZZY_FLOOR, Math.round(score * 100) / 100) };
+  }
+
+  /** The one dish whose bag equals the words' bag with the same guard signature; 'ambiguous' when several. */
+  private matchBag(words: readonly string[], guard: string, forbidden: ReadonlySet<number> | undefined): number | 'ambiguous' | null {
+    const infos = this.index().byBag.get(bagOf(words));
+    if (!infos) return null;
+    const ids = new Set<number>();
+    for (const info of infos) {
+      if (info.guard !== guard) continue;
+      // A key shared by several dishes (an ambiguous alias) keeps its ambiguity here too.
+      if (info.ids.length > 1) return 'ambiguous';
+      if (!forbidden?.has(info.ids[0]!)) ids.add(info.ids[0]!);
+    }
+    if (ids.size === 0) return null;
+    return ids.size === 1 ? [...ids][0]! : 'ambiguous';
+  }
+
+  /**
+   * Word lists with words repaired: an unknown word becomes the known word(s) nearest to it (equally near ones are
+   * all tried) or, when it is two known words glued together, those two words; a known rare spelling is also tried
+   * in its common form. Returns null when an unknown word cannot be repaired.
+   */
+  private repair(words: readonly string[], index: FuzzyIndex): { variants: string[][]; cost: number; dropped: number } | null {
+    let variants: string[][] = [[]];
+    let cost = 0;
+    let dropped = 0;
+    const spellingVariants = index.spellingVariants;
+    for (const [position, word] of words.entries()) {
+      let options: string[][];
+      if (index.knows(word) || !/^[a-z]+$/.test(word)) {
+        const common = spellingVariants.get(word);
+        options = common ? [[word], [common]] : [[word]];
+        if (common) cost += TYPO_PENALTY;
+      } else {
+        const near = index.nearestWords(word);
+        const split = near.length > 0 ? null : index.splitWord(word);
+        if (near.length > 0) {
+          options = near.map((w) => [w]);
+          cost += TYPO_PENALTY;
+        } else if (split) {
+          options = [split];
+          cost += SPLIT_PENALTY;
+        } else if (dropped === 0 && words.length >= 3 && position < words.length - 1) {
+          // One word the knowledge base has never seen (a chain's marketing word: "Zinger Pro Burger") may be left
+          // out when at least two known words remain; never the last word, which names the dish's form on menus
+          // ("Corn Cheese Moburg" is not a corn and cheese pizza). It costs the most.
+          options = [[]];
+          dropped++;
+          cost += UNKNOWN_WORD_PENALTY;
+        } else {
+          return null;
+        }
+      }
+      const next: string[][] = [];
+      for (const v of variants) for (const o of options) if (next.length < MAX_VARIANTS) next.push([...v, ...o]);
+      variants = next;
+    }
+    return { variants, cost, dropped };
+  }
+}
+
+/**
+ * The parts of a combo name: "Veg Whopper + Fries" → [Veg Whopper, Fries]; "Zinger Burger Meal" → [Zinger Burger];
+ * "Samosa With Chole And Chutney" → [Samosa, Chole, Chutney]. An empty list when the text has no parts to split.
+ */
+export function splitCombo(text: string): string[] {
+  const parts = text
+    .split(/\s*(?:\+|,|;|\s&\s|\s(?:and|with|n)\s)\s*/i)
+    .map((p) => {
+      const words = p.trim().split(/\s+/).filter(Boolean);
+      while (words.length > 1 && COMBO_WORDS.has(words[words.length - 1]!.toLowerCase())) words.pop();
+      return words.join(' ');
+    })
+    .filter((p) => p !== '' && !COMBO_WORDS.has(p.toLowerCase()));
+  if (parts.length === 0) return [];
+  if (parts.length === 1 && nameKey(parts[0]!) === nameKey(text)) return [];
+  return parts;
+}
+
+/**
+ * Builds the lookups over a loaded dish book (see the module comment for how names resolve). `lexicons` may be a
+ * function: it is then called only when fuzzy matching is first needed.
+ */
+export function buildDishLookup(book: DishBook, lexicons: LookupLexicons | (() => LookupLexicons)): DishLookup {
+  return new Lookup(book, lexicons);
+}
