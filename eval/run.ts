@@ -86,6 +86,8 @@ async function main(): Promise<void> {
     }
   });
 
+  if (process.argv.includes('--dev')) console.log('# --dev: the dev third of the match and search fixtures (for tuning; not reported)');
+  else console.log('# match and search: the held-out two thirds of their fixtures (the dev third is used for tuning)');
   await evalExtra({ services, metric, section, dot, auc });
 
   await services.close();

@@ -151,14 +151,16 @@ export function relevanceOf(q: QueryUnderstanding, item: ItemProfile & { words: 
   // "dosa" asks for every dosa: an item whose name contains all the query's words is a hit, not another dish.
   const contains = q.words.length > 0 && q.words.every((w) => item.words.has(w));
   if (contains) z += 2;
-  else if (qDish && item.dish) z += qDish.id === item.dish.id ? 4 : -1.5;
+  // A one-word query ("anda", "paneer") names a family of dishes, so another dish is not a mismatch.
+  else if (qDish && item.dish) z += qDish.id === item.dish.id ? 4 : q.words.length <= 1 ? 0 : -1.5;
   // A query that names a protein ("anda", "pollo", "prawns") wants dishes of that protein.
   if (q.profile.protein && item.protein === q.profile.protein && !contains) z += q.words.length <= 1 ? 4 : 1.5;
   if (q.tags.length > 0 && item.dish) {
     const hits = q.tags.filter((t) => item.dish!.tags.includes(t)).length;
     z += hits > 0 ? 2.5 * q.abstractness + 1 : -1.5 * q.abstractness;
   }
-  if (q.course) z += courseGroup(q.course) === courseGroup(item.course) && (q.course !== 'bread' || item.course === 'bread') ? 1.5 : -3;
+  // A category query ("bread", "beverages", "dessert") is answered by the item's course more than by its cosine.
+  if (q.course) z += courseGroup(q.course) === courseGroup(item.course) && (q.course !== 'bread' || item.course === 'bread') ? 1.5 + 3 * q.abstractness : -3;
   const flags = conflicts(q.profile, item);
   if (flags.dietary_conflict && vegOrNot(q.profile.diet) !== 'unknown') z -= 4;
   if (flags.protein_conflict) z -= 3;

@@ -1,6 +1,7 @@
 import typia from 'typia';
 import { ApiError } from '../core/errors.js';
 import { judgePairs } from '../core/match.js';
+import { toEnglishFoodWords } from '../core/knowledge/translate.js';
 import { checkCount, checkText, typed, type Route } from './route.js';
 
 export interface MatchRequest {
@@ -45,8 +46,10 @@ export const matchRoute: Route<{ pairs: MatchRequest['pairs']; threshold: number
   async handle(req, ctx) {
     const s = ctx.services;
     const texts = req.pairs.flatMap((p) => [p.text_a, p.text_b]);
-    const { cleaned, vectors } = await s.embedTexts(texts, 384);
-    const pairs = req.pairs.map((_, i) => [cleaned[2 * i]!.text, cleaned[2 * i + 1]!.text] as const);
+    const cleaned = texts.map((t) => s.cleaner.clean(t).text);
+    // Both sides are embedded with other-language food words in English, so "Crevettes à l'ail" meets "Garlic Prawns".
+    const vectors = await s.requireEncoder().encode(cleaned.map(toEnglishFoodWords), 384);
+    const pairs = req.pairs.map((_, i) => [cleaned[2 * i]!, cleaned[2 * i + 1]!] as const);
     const cosines = req.pairs.map((_, i) => dot(vectors[2 * i]!, vectors[2 * i + 1]!));
     const verdicts = await judgePairs(pairs, cosines, req.threshold, s.matchScorer());
     return {

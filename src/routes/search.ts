@@ -2,6 +2,7 @@ import typia from 'typia';
 import { ApiError } from '../core/errors.js';
 import { SUPPORTED_DIMENSIONS, l2normalize, type Dimension } from '../core/inference/encoder.js';
 import { profileItem } from '../core/items.js';
+import { toEnglishFoodWords } from '../core/knowledge/translate.js';
 import { conceptualQueryVector, rankSearch, understandQuery } from '../core/search.js';
 import { cosineTopK } from '../native/index.js';
 import { checkCount, checkText, checkTexts, typed, type Route } from './route.js';
@@ -66,7 +67,8 @@ export const searchRoute: Route<ParsedSearch, SearchResponse> = {
     const q = s.cleaner.clean(req.query);
     const cleanedCorpus = req.corpus.map((t) => s.cleaner.clean(t).text);
     const corpusVectors = req.embeddings ?? (await enc.encode(cleanedCorpus, req.dimension));
-    const [queryVector] = await enc.encode([q.text], req.dimension);
+    // Other-language and Hinglish food words are embedded in English ("pollo" → chicken); profiles keep the original.
+    const [queryVector] = await enc.encode([toEnglishFoodWords(q.text)], req.dimension);
     const understanding = understandQuery(q.text);
     const qv = conceptualQueryVector(queryVector!, understanding, s.conceptCentroids, enc, req.dimension);
     const matrix = new Float32Array(corpusVectors.length * req.dimension);
