@@ -1,5 +1,6 @@
 import type { Services } from '../src/core/services.js';
 import { evalMatch, evalSearch } from './search_match.js';
+import { evalKnowledge } from './knowledge.js';
 
 export interface EvalKit {
   services: Services;
@@ -11,6 +12,7 @@ export interface EvalKit {
 
 /** Metrics of the knowledge base and the endpoints built on it. */
 export async function evalExtra(kit: EvalKit): Promise<void> {
+  await evalKnowledge(kit);
   await evalMatch(kit);
   await evalSearch(kit);
 }

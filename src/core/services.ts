@@ -30,7 +30,7 @@ export class Services {
 
   constructor(readonly config: Config) {
     this.cleaner = getTextCleaner();
-    getKnowledge(); // validated and indexed before the server reports ready
+    getKnowledge().lookup.prepare(); // validated and fully indexed before the first request
     profileItem('warm up'); // loads the cue lexicons and lookup tables now, not on the first request
     this.ready = this.load();
   }
