@@ -102,7 +102,16 @@ export class InferenceBatcher {
         let start = 0;
         while (start < picked.length) {
           let end = start + 1;
-          while (end < picked.length && end - start < this.opts.maxBatchItems && (end - start + 1) * picked[end]!.seq.ids.length <= this.opts.maxBatchTokens) end++;
+          let real = picked[start]!.seq.ids.length;
+          while (end < picked.length && end - start < this.opts.maxBatchItems) {
+            const len = picked[end]!.seq.ids.length;
+            const padded = (end - start + 1) * len;
+            // Cut when the run would exceed the token cap or carry more than 25% padding (measured: a 100-name
+            // request padded to its longest name cost ~1.8x the ORT time of length-bucketed runs).
+            if (padded > this.opts.maxBatchTokens || padded > 1.25 * (real + len)) break;
+            real += len;
+            end++;
+          }
           await this.runOne(picked.slice(start, end));
           start = end;
         }
