@@ -170,7 +170,7 @@ t.test('health answers 503 loading until models are ready', async (t) => {
 });
 
 t.test('SIGTERM drains: an in-flight request completes, then the process exits 0', async (t) => {
-  const { proc, url } = await spawnServer({ MENU_OPERATOR_KEY: OPERATOR_KEY });
+  const { proc, url } = await spawnServer({ MENU_OPERATOR_KEY: OPERATOR_KEY, MENU_SHUTDOWN_GRACE_MS: '120000' });
   t.teardown(() => {
     if (proc.exitCode === null) proc.kill('SIGKILL');
   });

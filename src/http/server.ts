@@ -201,8 +201,14 @@ export async function startHttpServer(opts: {
       draining = true;
       uWS.us_listen_socket_close(listenSocket);
       const deadline = Date.now() + config.shutdownGraceMs;
-      while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      const waitForInFlight = async (): Promise<void> => {
+        while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      };
+      await waitForInFlight();
+      // Closing services drains the inference queue, so responses of requests still in flight are written after it:
+      // wait for those too before the accounts store closes and the process exits.
       await services.close();
+      await waitForInFlight();
       await gate.close();
     },
   };
