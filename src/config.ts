@@ -26,6 +26,8 @@ export interface Config {
   readonly queueMaxItems: number;
   readonly maxSequenceTokens: number;
   readonly nativeVectors: boolean;
+  /** Load the built cross-encoders (off: the knowledge-base precision stage only, for comparison). */
+  readonly rerankers: boolean;
   readonly logRequests: boolean;
   readonly shutdownGraceMs: number;
 }
@@ -46,6 +48,7 @@ export const ENV_DOC: Readonly<Record<string, string>> = {
   MENU_QUEUE_MAX_ITEMS: 'Texts allowed to wait for inference before 429 overloaded (default 20000).',
   MENU_MAX_TOKENS: 'Tokens per text after truncation (default 64; menu names are short).',
   MENU_NATIVE: 'on (default) uses the Rust vector addon, off forces the JS reference.',
+  MENU_RERANKERS: 'on (default) loads the built cross-encoders; off keeps the knowledge-base precision stage only.',
   MENU_LOG_REQUESTS: '1 logs one line per request (default 0).',
   MENU_SHUTDOWN_GRACE_MS: 'How long SIGTERM waits for in-flight requests (default 10000).',
 };
@@ -86,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queueMaxItems: int(env, 'MENU_QUEUE_MAX_ITEMS', 20000, 1, 1 << 24),
     maxSequenceTokens: int(env, 'MENU_MAX_TOKENS', 64, 8, 512),
     nativeVectors: bool(env, 'MENU_NATIVE', true),
+    rerankers: bool(env, 'MENU_RERANKERS', true),
     logRequests: bool(env, 'MENU_LOG_REQUESTS', false),
     shutdownGraceMs: int(env, 'MENU_SHUTDOWN_GRACE_MS', 10000, 0, 600000),
   });

@@ -1,7 +1,8 @@
 import type { Config } from '../config.js';
 import { getTextCleaner, type CleanedText, type TextCleaner } from './text/clean.js';
 import { MenuEncoder, type Dimension } from './inference/encoder.js';
-import { resolveBuiltModel } from './inference/model-files.js';
+import { resolveBuiltModel, servedModelIds } from './inference/model-files.js';
+import { CrossEncoderScorer } from './inference/reranker.js';
 import { vectorBackend } from '../native/index.js';
 import type { PairScorer } from './match.js';
 import { buildConceptCentroids, type ConceptCentroids } from './search.js';
@@ -24,6 +25,9 @@ export class Services {
   loadError: string | null = null;
   loadTimeSeconds = 0;
   encoder: MenuEncoder | null = null;
+  /** Cross-encoders by role; null when the build has none (the knowledge-base precision stage answers). */
+  matchReranker: CrossEncoderScorer | null = null;
+  searchReranker: CrossEncoderScorer | null = null;
   conceptCentroids: ConceptCentroids | null = null;
   readonly cleaner: TextCleaner;
   readonly ready: Promise<void>;
@@ -48,6 +52,25 @@ export class Services {
         maxBatchItems: this.config.batchMaxItems,
         maxQueueItems: this.config.queueMaxItems,
       });
+      const served = servedModelIds();
+      const encoderOpts = {
+        intraOpThreads: this.config.intraOpThreads,
+        executionProvider: this.config.executionProvider,
+        cacheBytes: 0,
+        maxSequenceTokens: this.config.maxSequenceTokens,
+        maxBatchTokens: this.config.batchMaxTokens,
+        maxBatchItems: this.config.batchMaxItems,
+        maxQueueItems: this.config.queueMaxItems,
+      };
+      if (served.reranker && this.config.rerankers) {
+        this.matchReranker = await CrossEncoderScorer.load(resolveBuiltModel(served.reranker, 'reranker'), encoderOpts);
+        this.searchReranker =
+          served.search_reranker === served.reranker
+            ? this.matchReranker
+            : served.search_reranker
+              ? await CrossEncoderScorer.load(resolveBuiltModel(served.search_reranker, 'search_reranker'), encoderOpts)
+              : null;
+      }
       // Concept centroids double as the warm-up run, so the first customer request pays for neither.
       this.conceptCentroids = await buildConceptCentroids(this.encoder);
       this.loadTimeSeconds = (performance.now() - t0) / 1000;
@@ -77,11 +100,13 @@ export class Services {
 
   /** The cross-encoder for same-dish pairs, when one is built and loaded; null → knowledge-base precision stage. */
   matchScorer(): PairScorer | null {
-    return null;
+    return this.matchReranker;
   }
 
   /** Precision-stage status for /health. */
   rerankerStatus(task: 'match' | 'search'): string | null {
+    const model = task === 'match' ? this.matchReranker : this.searchReranker;
+    if (model) return `ready (${model.id}, cross-encoder int8, with knowledge-base dish identity)`;
     if (task === 'match') return 'ready (knowledge-v1: dish identity + calibrated cosine; no cross-encoder loaded)';
     return 'ready (knowledge-v1: concept, dish and course relevance; no cross-encoder loaded)';
   }
@@ -101,5 +126,7 @@ export class Services {
   async close(): Promise<void> {
     await this.ready.catch(() => {});
     await this.encoder?.close();
+    await this.matchReranker?.close();
+    if (this.searchReranker !== this.matchReranker) await this.searchReranker?.close();
   }
 }

@@ -67,6 +67,10 @@ export class MenuEncoder {
   static async load(model: BuiltModel, opts: EncoderOptions): Promise<MenuEncoder> {
     const session = await createSession(join(model.dir, 'encoder-int8.onnx'), opts);
     const tokenizer = new MenuTokenizer(model.dir, opts.maxSequenceTokens);
+    if (model.dimensionMode === 'prefix') {
+      // Matryoshka-trained: the first d dimensions are the d-dimensional embedding.
+      return new MenuEncoder(model, session, tokenizer, new Float32Array(0), new Float32Array(0), 0, opts);
+    }
     const mean = readF32(join(model.dir, 'projection.mean.f32'));
     const comps = readF32(join(model.dir, 'projection.components.f32'));
     if (mean.length !== model.hiddenSize || comps.length % model.hiddenSize !== 0) {
@@ -110,9 +114,10 @@ export class MenuEncoder {
     return out;
   }
 
-  /** 384 → d by (x − mean)·W[:, :d], re-normalised; 384 is the model's own space. */
+  /** 384 → d by (x − mean)·W[:, :d] (or the first d dimensions of a Matryoshka model), re-normalised. */
   project(full: Float32Array, dimension: Dimension): Float32Array {
     if (dimension === this.model.hiddenSize) return full;
+    if (this.model.dimensionMode === 'prefix') return l2normalize(full.slice(0, dimension));
     if (dimension > this.projCols) throw new Error(`no projection to ${dimension}`);
     const h = this.model.hiddenSize;
     const out = new Float32Array(dimension);

@@ -11,12 +11,31 @@ export interface BuiltModel {
   readonly hiddenSize: number;
   readonly dimensions: readonly number[];
   readonly dir: string;
+  /** How 256/128 are made: a learned projection ('pca', the default) or Matryoshka prefixes ('prefix'). */
+  readonly dimensionMode: 'pca' | 'prefix';
+  /** Cross-encoders: probability = sigmoid(a·logit + b). */
+  readonly calibration: { a: number; b: number } | null;
+}
+
+interface LockModel {
+  role: string;
+  hidden_size?: number;
+  dimensions?: number[];
+  dimension_mode?: 'pca' | 'prefix';
+  calibration?: { a: number; b: number };
 }
 
 interface Lock {
-  serve: { biencoder: string; reranker?: string; search_reranker?: string };
-  models: Record<string, { role: string; hidden_size: number; dimensions: number[] }>;
+  serve: Record<string, string | undefined>;
+  models: Record<string, LockModel>;
   files: Record<string, string>;
+}
+
+/** The model ids the build serves for each role (biencoder, reranker, search_reranker). */
+export function servedModelIds(): Record<string, string | undefined> {
+  const lockPath = join(BUILD_DIR, 'manifest.lock.json');
+  if (!existsSync(lockPath)) return {};
+  return (JSON.parse(readFileSync(lockPath, 'utf8')) as Lock).serve;
 }
 
 function sha256File(path: string): string {
@@ -33,7 +52,7 @@ export function resolveBuiltModel(requested: string | undefined, role = 'biencod
     throw new Error(`models are not built: ${lockPath} is missing. Run "node scripts/setup.mjs" (or "npm test"/"npm run serve"), which fetches and builds them.`);
   }
   const lock = JSON.parse(readFileSync(lockPath, 'utf8')) as Lock;
-  const id = requested ?? (lock.serve as Record<string, string | undefined>)[role];
+  const id = requested ?? lock.serve[role];
   if (!id || !lock.models[id]) {
     throw new Error(`model "${id}" is not in ${lockPath}; built models: ${Object.keys(lock.models).join(', ')}`);
   }
@@ -43,10 +62,18 @@ export function resolveBuiltModel(requested: string | undefined, role = 'biencod
     const path = join(BUILD_DIR, rel);
     if (!existsSync(path)) throw new Error(`model file missing: ${path}. Re-run "node scripts/setup.mjs".`);
     // The fp32 graph is only a build intermediate and the largest file; the served files are checked.
-    if (rel.endsWith('encoder-fp32.onnx')) continue;
+    if (rel.endsWith('-fp32.onnx')) continue;
     const got = sha256File(path);
     if (got !== digest) throw new Error(`model file ${path} has sha256 ${got}, expected ${digest}. Re-run "node scripts/setup.mjs --force".`);
   }
   const m = lock.models[id]!;
-  return { id, role: m.role, hiddenSize: m.hidden_size, dimensions: m.dimensions, dir: join(BUILD_DIR, id) };
+  return {
+    id,
+    role: m.role,
+    hiddenSize: m.hidden_size ?? 384,
+    dimensions: m.dimensions ?? [384],
+    dir: join(BUILD_DIR, id),
+    dimensionMode: m.dimension_mode ?? 'pca',
+    calibration: m.calibration ?? null,
+  };
 }
