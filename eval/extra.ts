@@ -1,6 +1,11 @@
 import type { Services } from '../src/core/services.js';
 import { evalMatch, evalSearch } from './search_match.js';
 import { evalKnowledge } from './knowledge.js';
+import { evalDedup } from './dedup.js';
+import { evalReport } from './report.js';
+import { evalClassify } from './classify.js';
+import { evalNonfood } from './nonfood.js';
+import { evalSuggest } from './suggest.js';
 
 export interface EvalKit {
   services: Services;
@@ -15,4 +20,9 @@ export async function evalExtra(kit: EvalKit): Promise<void> {
   await evalKnowledge(kit);
   await evalMatch(kit);
   await evalSearch(kit);
+  await evalDedup(kit);
+  await evalReport(kit);
+  await evalClassify(kit);
+  await evalNonfood(kit);
+  await evalSuggest(kit);
 }

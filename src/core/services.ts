@@ -3,6 +3,7 @@ import { getTextCleaner, type CleanedText, type TextCleaner } from './text/clean
 import { MenuEncoder, type Dimension } from './inference/encoder.js';
 import { resolveBuiltModel, servedModelIds } from './inference/model-files.js';
 import { CrossEncoderScorer } from './inference/reranker.js';
+import { classifierStatus as cuisineClassifierStatus } from './classify.js';
 import { vectorBackend } from '../native/index.js';
 import type { PairScorer } from './match.js';
 import { buildConceptCentroids, type ConceptCentroids } from './search.js';
@@ -112,7 +113,7 @@ export class Services {
   }
 
   classifierStatus(): string | null {
-    return null;
+    return this.modelId ? cuisineClassifierStatus(this.modelId) : null;
   }
 
   conceptCount(): number {

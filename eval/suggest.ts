@@ -1,0 +1,111 @@
+/**
+ * Cart suggestions on labelled carts (test/fixtures/suggest_carts.jsonl, one cart a line:
+ * {"menu": [...], "cart": [...], "cart_dietary": "veg" | "non_veg" | "mixed" | "unknown", "missing": [categories]}).
+ *  - dietary violations: a suggestion for a cart labelled veg that is not veg. The diet of a suggestion is taken from
+ *    the source data's own veg flag when the item is a known real menu item (../shared/data), otherwise from the
+ *    knowledge-base lexicon; must be 0;
+ *  - cart items suggested: a suggestion that cleans to the same name as a cart item or names the same knowledge-base
+ *    dish; must be 0;
+ *  - missing-category coverage: of the categories the label says the cart lacks, the share that appears among the
+ *    top 5 suggestions; target ≥ 0.95.
+ * The fixture is an eval set: nothing is tuned on it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../src/core/paths.js';
+import { profileItem, vegOrNot } from '../src/core/items.js';
+import { nameKey } from '../src/core/knowledge/index.js';
+import { suggestWithDetail } from '../src/core/suggest.js';
+import { realMenuItems, sharedAvailable } from './data.js';
+import type { EvalKit } from './extra.js';
+
+export const SUGGEST_FIXTURE = 'test/fixtures/suggest_carts.jsonl';
+
+interface LabelledCart {
+  readonly menu: readonly string[];
+  readonly cart: readonly string[];
+  readonly cart_dietary: string;
+  readonly missing: readonly string[];
+}
+
+export function readSuggestCarts(path: string): LabelledCart[] {
+  return readFileSync(path, 'utf8')
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '' && !l.trimStart().startsWith('#') && !l.trimStart().startsWith('//'))
+    .map((l) => JSON.parse(l) as LabelledCart);
+}
+
+export async function evalSuggest(kit: EvalKit): Promise<void> {
+  await kit.section('suggest_dietary_violations', async () => {
+    if (!existsSync(join(REPO_ROOT, SUGGEST_FIXTURE))) throw new Error(`${SUGGEST_FIXTURE} missing`);
+    const carts = readSuggestCarts(join(REPO_ROOT, SUGGEST_FIXTURE));
+    const s = kit.services;
+    // The source data's own veg flags, for an opinion on diet that is not ours.
+    const sourceDiet = new Map<string, string>();
+    if (sharedAvailable()) {
+      for (const r of realMenuItems()) if (r.diet) sourceDiet.set(nameKey(r.name), r.diet === 'veg' ? 'veg' : 'non_veg');
+    }
+    let violations = 0, violationsBySource = 0, vegSuggestions = 0;
+    let cartItemsSuggested = 0, suggestions = 0;
+    let missingTotal = 0, missingCovered = 0;
+    let dietaryAgree = 0;
+    const times: number[] = [];
+    const examples: string[] = [];
+    const missedBy = new Map<string, number>();
+    for (const c of carts) {
+      const started = performance.now();
+      const detail = await suggestWithDetail(s, c.cart, c.menu, 5);
+      const { result } = detail;
+      const has = (set: ReadonlySet<string>, m: string): boolean => set.has(m);
+      times.push(performance.now() - started);
+      if (result.cart_dietary === c.cart_dietary) dietaryAgree++;
+      const cartKeys = new Set(c.cart.map((t) => nameKey(s.cleaner.clean(t).text)));
+      const cartDishes = new Set(c.cart.map((t) => profileItem(s.cleaner.clean(t).text).dish?.id).filter((d) => d !== undefined));
+      for (const sug of result.suggestions) {
+        suggestions++;
+        const cleaned = s.cleaner.clean(sug.item).text;
+        const dish = profileItem(cleaned).dish;
+        if (cartKeys.has(nameKey(cleaned)) || (dish && cartDishes.has(dish.id))) {
+          cartItemsSuggested++;
+          examples.push(`in cart: ${sug.item}`);
+        }
+        if (c.cart_dietary === 'veg') {
+          vegSuggestions++;
+          const flagged = sourceDiet.get(nameKey(sug.item));
+          const diet = flagged ?? vegOrNot(profileItem(cleaned).diet);
+          if (diet !== 'veg') {
+            violations++;
+            if (flagged) violationsBySource++;
+            examples.push(`diet: ${sug.item} (${diet}${flagged ? ', source flag' : ''}) for veg cart ${JSON.stringify(c.cart)}`);
+          }
+        }
+      }
+      const top5 = new Set(result.suggestions.slice(0, 5).map((x) => x.category as string));
+      missingTotal += c.missing.length;
+      missingCovered += c.missing.filter((m) => top5.has(m)).length;
+      // Why a labelled gap was not filled: we read the cart as having it, we read no menu item as that category,
+      // every such item was filtered (diet, same dish, non-food), or it ranked below the top 5.
+      for (const m of c.missing) {
+        if (top5.has(m)) continue;
+        const why = (result.cart_categories as string[]).includes(m)
+          ? 'cart has it by our reading'
+          : !has(detail.menuCategories, m)
+            ? 'no menu item of it by our reading'
+            : !has(detail.afterNonFoodCategories, m)
+              ? 'every menu item of it read as non-food'
+              : !has(detail.afterDietCategories, m)
+                ? 'every menu item of it removed by the veg-cart diet rule'
+                : !has(detail.eligibleCategories, m) ? 'every menu item of it is a cart dish' : 'ranked below 5';
+        missedBy.set(why, (missedBy.get(why) ?? 0) + 1);
+      }
+    }
+    times.sort((a, b) => a - b);
+    kit.metric('suggest_dietary_violations', violations, `${violations} of ${vegSuggestions} suggestions to carts labelled veg (${violationsBySource} by the source's veg flag); must be 0`);
+    kit.metric('suggest_cart_items_suggested', cartItemsSuggested, `of ${suggestions} suggestions over ${carts.length} carts; must be 0`);
+    kit.metric('suggest_missing_coverage_top5', missingCovered / Math.max(missingTotal, 1), `${missingCovered}/${missingTotal} missing categories in the top 5; target ≥ 0.95`);
+    kit.metric('suggest_missing_uncovered_by_cause', [...missedBy.entries()].map(([k, v]) => `${k} ${v}`).join('; ') || 'none');
+    kit.metric('suggest_cart_dietary_agreement', dietaryAgree / carts.length, `${dietaryAgree}/${carts.length} carts`);
+    kit.metric('suggest_p50_ms', times[Math.floor(times.length / 2)] ?? NaN, `in-process, ${carts.length} carts with their menus`);
+    if (examples.length > 0) kit.metric('suggest_problems', examples.slice(0, 5).join(' | '));
+  });
+}

@@ -1,0 +1,315 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MODELS_DIR } from './paths.js';
+import { profileItem } from './items.js';
+import { getKnowledge } from './knowledge/index.js';
+import { CUISINE_LABELS, type Cuisine } from './knowledge/dishes.js';
+import { cuisineCue } from './knowledge/cues.js';
+import type { Services } from './services.js';
+
+/**
+ * Cuisine classification: one of the 19 labels, or `uncertain`.
+ *
+ * Three sources, strongest first:
+ *  1. The knowledge base names the dish: an exact name or alias (or an ambiguous name whose candidate dishes all share
+ *     one cuisine) answers with the dish's cuisine, and a confident fuzzy resolution (score ≥ FUZZY_DISH_MIN) too.
+ *     The knowledge base's conventions (Indo-Chinese → Chinese, drinks → Beverages, cakes → Bakery) live in those rows.
+ *  2. Otherwise the cuisine head (models/classifier/cuisine-head.json): a multinomial logistic regression over the
+ *     384-d embedding of the cleaned text plus the lexicon's cuisine cue (one-hot, strong and weak), trained by
+ *     models/classifier/train from every dish name and alias of the knowledge base. Its probabilities are
+ *     temperature-scaled on held-out dishes; an item whose top probability is below the head's `threshold` (chosen on
+ *     held-out dishes for ≥ 0.90 accuracy on answered items) is `uncertain`.
+ *  3. Without a usable head (file missing, or trained on another encoder), strong lexicon cues alone answer and the
+ *     rest is `uncertain`; classifierStatus() is then null and a warning is logged once.
+ */
+
+export type CuisineOrUncertain = Cuisine | 'uncertain';
+
+export interface CuisinePrediction {
+  readonly cuisine: CuisineOrUncertain;
+  readonly confidence: number;
+  /** Which source answered (for evals and debugging; not part of the API response). */
+  readonly source: 'dish' | 'fuzzy_dish' | 'head' | 'cue' | 'none';
+}
+
+/** An exact knowledge-base name is right by construction of the knowledge base; not 1.0, because menus mislabel. */
+export const EXACT_DISH_CONFIDENCE = 0.97;
+/** Fuzzy resolutions at or above this score answer with the dish's cuisine; below it they are only a hint. */
+export const FUZZY_DISH_MIN = 0.85;
+/** Without a head, a strong lexicon cue of at least this confidence answers (cuisineCue gives 0.85 to agreeing strong cues). */
+export const CUE_ONLY_MIN = 0.85;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Linear heads (also used by the non-food detector)
+
+/**
+ * A softmax-regression head over [embedding, extra features], as written by models/classifier/train.py.
+ * `weights` is row-major [labels × inputs]; logits are divided by `temperature` before the softmax.
+ */
+export interface LinearHead {
+  readonly name: string;
+  /** Biencoder id whose vectors the head was trained on; vectors of any other encoder are meaningless to it. */
+  readonly encoder: string;
+  readonly labels: readonly string[];
+  readonly embeddingDim: number;
+  readonly extraFeatures: readonly string[];
+  readonly weights: Float32Array;
+  readonly bias: Float32Array;
+  readonly temperature: number;
+  readonly threshold: number;
+  readonly metrics: Readonly<Record<string, unknown>>;
+}
+
+export const HEAD_FORMAT = 'menu-intelligence/linear-head@1';
+export const CLASSIFIER_DIR = join(MODELS_DIR, 'classifier');
+
+interface HeadFile {
+  format: string;
+  name: string;
+  encoder: string;
+  labels: string[];
+  embedding_dim: number;
+  extra_features: string[];
+  weights: number[][];
+  bias: number[];
+  temperature: number;
+  threshold: number;
+  metrics?: Record<string, unknown>;
+}
+
+/** Reads and shape-checks a head file; throws with the file name on anything malformed. */
+export function readLinearHead(path: string): LinearHead {
+  const raw = JSON.parse(readFileSync(path, 'utf8')) as HeadFile;
+  const where = path.replace(/^.*\/models\//, 'models/');
+  if (raw.format !== HEAD_FORMAT) throw new Error(`${where}: format "${raw.format}", expected ${HEAD_FORMAT}`);
+  const inputs = raw.embedding_dim + raw.extra_features.length;
+  if (raw.weights.length !== raw.labels.length || raw.bias.length !== raw.labels.length) {
+    throw new Error(`${where}: ${raw.labels.length} labels but ${raw.weights.length} weight rows and ${raw.bias.length} biases`);
+  }
+  const weights = new Float32Array(raw.labels.length * inputs);
+  raw.weights.forEach((row, r) => {
+    if (row.length !== inputs) throw new Error(`${where}: weight row ${r} has ${row.length} entries, expected ${inputs}`);
+    weights.set(row, r * inputs);
+  });
+  if (!(raw.temperature > 0) || !(raw.threshold >= 0 && raw.threshold <= 1)) {
+    throw new Error(`${where}: temperature must be > 0 and threshold in [0, 1]`);
+  }
+  return {
+    name: raw.name,
+    encoder: raw.encoder,
+    labels: raw.labels,
+    embeddingDim: raw.embedding_dim,
+    extraFeatures: raw.extra_features,
+    weights,
+    bias: Float32Array.from(raw.bias),
+    temperature: raw.temperature,
+    threshold: raw.threshold,
+    metrics: raw.metrics ?? {},
+  };
+}
+
+/** Calibrated class probabilities for one input: softmax((W·[v, extra] + b) / T). */
+export function headProbabilities(head: LinearHead, vector: Float32Array, extra: ArrayLike<number>): Float64Array {
+  const inputs = head.embeddingDim + head.extraFeatures.length;
+  const n = head.labels.length;
+  const logits = new Float64Array(n);
+  let max = -Infinity;
+  for (let r = 0; r < n; r++) {
+    const base = r * inputs;
+    let s = head.bias[r]!;
+    for (let k = 0; k < head.embeddingDim; k++) s += head.weights[base + k]! * vector[k]!;
+    for (let k = 0; k < extra.length; k++) {
+      const x = extra[k]!;
+      if (x !== 0) s += head.weights[base + head.embeddingDim + k]! * x;
+    }
+    s /= head.temperature;
+    logits[r] = s;
+    if (s > max) max = s;
+  }
+  let sum = 0;
+  for (let r = 0; r < n; r++) {
+    logits[r] = Math.exp(logits[r]! - max);
+    sum += logits[r]!;
+  }
+  for (let r = 0; r < n; r++) logits[r]! /= sum;
+  return logits;
+}
+
+/** A head file, loaded once and checked against the served encoder. */
+export class HeadSlot {
+  private head: LinearHead | null | undefined;
+  private loadProblem: string | null = null;
+  private warnedFor: string | null = null;
+
+  constructor(
+    readonly file: string,
+    private readonly validate: (head: LinearHead) => void = () => {},
+  ) {}
+
+  /** The head, or null (with the reason in `problem`) when the file is missing or malformed. */
+  loaded(): LinearHead | null {
+    if (this.head !== undefined) return this.head;
+    const path = join(CLASSIFIER_DIR, this.file);
+    if (!existsSync(path)) {
+      this.loadProblem = `models/classifier/${this.file} is missing; run models/classifier/train`;
+      this.head = null;
+      return null;
+    }
+    try {
+      const head = readLinearHead(path);
+      this.validate(head);
+      this.head = head;
+    } catch (err) {
+      this.loadProblem = (err as Error).message;
+      this.head = null;
+    }
+    return this.head;
+  }
+
+  /** The head if it was trained on `encoderId`'s vectors; otherwise null, with one warning per encoder id. */
+  forEncoder(encoderId: string | null): LinearHead | null {
+    const head = this.loaded();
+    const problem = head === null ? this.loadProblem : encoderId !== null && head.encoder !== encoderId
+      ? `models/classifier/${this.file} was trained on encoder "${head.encoder}" but "${encoderId}" is served; retrain with models/classifier/train`
+      : null;
+    if (problem) {
+      if (this.warnedFor !== (encoderId ?? '')) {
+        this.warnedFor = encoderId ?? '';
+        console.warn(`warning: ${problem}`);
+      }
+      return null;
+    }
+    return head;
+  }
+
+  problem(encoderId: string | null): string | null {
+    const head = this.loaded();
+    if (!head) return this.loadProblem;
+    if (encoderId !== null && head.encoder !== encoderId) return `trained on ${head.encoder}, serving ${encoderId}`;
+    return null;
+  }
+
+  /** Forget the loaded file (tests swap files). */
+  reset(): void {
+    this.head = undefined;
+    this.loadProblem = null;
+    this.warnedFor = null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The cuisine head's inputs
+
+/** Names of the extra inputs after the embedding, in order: the lexicon cue as two one-hot blocks. */
+export const CUISINE_EXTRA_FEATURES: readonly string[] = [
+  ...CUISINE_LABELS.map((c) => `cue_strong:${c}`),
+  ...CUISINE_LABELS.map((c) => `cue_weak:${c}`),
+];
+
+/** cuisineCue gives strong cues 0.85 (agreeing) or 0.65 (disagreeing), weak ones 0.5 or 0.3. */
+const STRONG_CUE_FROM = 0.6;
+
+/** The cuisine head's extra inputs for one cleaned text (models/classifier/export-features.mjs calls this too). */
+export function cuisineExtraFeatures(cleanedText: string): Float32Array {
+  const extra = new Float32Array(CUISINE_EXTRA_FEATURES.length);
+  const cue = cuisineCue(cleanedText);
+  if (cue.value !== null) {
+    const idx = CUISINE_LABELS.indexOf(cue.value);
+    extra[cue.confidence >= STRONG_CUE_FROM ? idx : CUISINE_LABELS.length + idx] = 1;
+  }
+  return extra;
+}
+
+const cuisineSlot = new HeadSlot('cuisine-head.json', (head) => {
+  if (head.labels.join('|') !== CUISINE_LABELS.join('|')) {
+    throw new Error('models/classifier/cuisine-head.json: labels differ from CUISINE_LABELS; retrain');
+  }
+  if (head.extraFeatures.join('|') !== CUISINE_EXTRA_FEATURES.join('|')) {
+    throw new Error('models/classifier/cuisine-head.json: extra features differ from CUISINE_EXTRA_FEATURES; retrain');
+  }
+});
+
+let lastEncoderId: string | null = null;
+
+/**
+ * Status line for /health: e.g. "ready (cuisine-logreg-v1 on menu-minilm-l6-v0, 19 labels, threshold 0.52)", or
+ * null when the head file is missing, malformed or trained on another encoder than `encoderId` (by default the
+ * encoder of the last classification request).
+ */
+export function classifierStatus(encoderId: string | null = lastEncoderId): string | null {
+  const head = cuisineSlot.forEncoder(encoderId);
+  if (!head) return null;
+  return `ready (${head.name} on ${head.encoder}, ${head.labels.length} labels, uncertain below ${head.threshold})`;
+}
+
+/** The reason classifierStatus() is null, for logs and the eval; null when the head is usable. */
+export function classifierProblem(encoderId: string | null = lastEncoderId): string | null {
+  return cuisineSlot.problem(encoderId);
+}
+
+export function resetClassifierForTests(): void {
+  cuisineSlot.reset();
+}
+
+function round4(x: number): number {
+  return Math.round(x * 1e4) / 1e4;
+}
+
+/** The knowledge base's answer for a cleaned text, or null when it does not name a dish confidently. */
+function dishAnswer(cleanedText: string): CuisinePrediction | null {
+  const profile = profileItem(cleanedText);
+  if (profile.dish && profile.dishHow === 'exact') {
+    return { cuisine: profile.dish.cuisine, confidence: EXACT_DISH_CONFIDENCE, source: 'dish' };
+  }
+  if (!profile.dish) {
+    // An ambiguous name ("Seekh Kebab") resolves to no dish; if every dish it can mean has one cuisine, that is it.
+    const candidates = getKnowledge().lookup.dishCandidates(cleanedText);
+    if (candidates.length > 1 && candidates.every((d) => d.cuisine === candidates[0]!.cuisine)) {
+      return { cuisine: candidates[0]!.cuisine, confidence: EXACT_DISH_CONFIDENCE, source: 'dish' };
+    }
+  }
+  if (profile.dish && profile.dishScore >= FUZZY_DISH_MIN) {
+    return { cuisine: profile.dish.cuisine, confidence: round4(EXACT_DISH_CONFIDENCE * profile.dishScore), source: 'fuzzy_dish' };
+  }
+  return null;
+}
+
+/** Classification with the source of each answer (the API drops `source`). */
+export function predictCuisines(
+  encoderId: string | null,
+  cleanedTexts: readonly string[],
+  vectors384: readonly Float32Array[],
+): CuisinePrediction[] {
+  if (cleanedTexts.length !== vectors384.length) throw new Error('predictCuisines: one vector per text');
+  lastEncoderId = encoderId;
+  const head = cuisineSlot.forEncoder(encoderId);
+  return cleanedTexts.map((text, i) => {
+    const known = dishAnswer(text);
+    if (known) return known;
+    if (head) {
+      const v = vectors384[i]!;
+      if (v.length !== head.embeddingDim) throw new Error(`cuisine head needs ${head.embeddingDim}-d vectors, got ${v.length}`);
+      const p = headProbabilities(head, v, cuisineExtraFeatures(text));
+      let best = 0;
+      for (let r = 1; r < p.length; r++) if (p[r]! > p[best]!) best = r;
+      const confidence = round4(p[best]!);
+      if (p[best]! < head.threshold) return { cuisine: 'uncertain', confidence, source: 'head' };
+      return { cuisine: head.labels[best] as Cuisine, confidence, source: 'head' };
+    }
+    const cue = cuisineCue(text);
+    if (cue.value !== null && cue.confidence >= CUE_ONLY_MIN) return { cuisine: cue.value, confidence: cue.confidence, source: 'cue' };
+    return { cuisine: 'uncertain', confidence: round4(cue.confidence), source: 'none' };
+  });
+}
+
+/**
+ * Cuisine of each cleaned text, from its 384-d vector (services.embedTexts(texts, 384)); one of the 19 labels or
+ * 'uncertain', with a confidence in 0–1. Shared by /classify, /report and /suggest.
+ */
+export async function classifyItems(
+  services: Services,
+  cleanedTexts: string[],
+  vectors384: Float32Array[],
+): Promise<{ cuisine: string; confidence: number }[]> {
+  return predictCuisines(services.modelId, cleanedTexts, vectors384).map(({ cuisine, confidence }) => ({ cuisine, confidence }));
+}

@@ -1,0 +1,611 @@
+import { join } from 'node:path';
+import { KNOWLEDGE_DIR } from './paths.js';
+import { readList, readTsv } from './knowledge/tsv.js';
+import { nameKey } from './knowledge/dishes.js';
+import { getKnowledge, loadKnowledge } from './knowledge/index.js';
+import { editDistance } from './text/clean.js';
+import { proteinOf } from './knowledge/cues.js';
+import { soundKey } from './knowledge/transliterate.js';
+import { conflicts, profileItem } from './items.js';
+import { judgePairs, SAME_DISH_PROBABILITY, type PairScorer } from './match.js';
+import { allPairsAboveAsync, cosineTopKAsync, unionFind } from '../native/index.js';
+
+/**
+ * Duplicate clusters in one menu, shared by POST /dedup and POST /report (which embeds each item once and hands the
+ * vectors here).
+ *
+ * 1. Items whose cleaned texts are the same name (case and punctuation aside) are one node: "Chicken Biryani Half"
+ *    and "Chicken Biryani (Full)" both clean to "Chicken Biryani", and exact repeats are always one cluster.
+ * 2. Candidate edges between nodes: every pair whose cosine reaches the threshold (native all-pairs), plus every
+ *    pair of names the knowledge base lists for one dish (synonyms the encoder scores low: Butter Chicken / Murgh
+ *    Makhani, cosine 0.15).
+ * 3. Each edge is judged: the cosine threshold (waived for knowledge-base synonyms), the dish-defining word guard
+ *    (Garlic vs Butter Naan, Dry vs Gravy, X vs X Biryani, Eggless vs plain, Coke vs Pepsi: see
+ *    definingWordDifference), then the precision stage shared with /match (judgePairs: diet and protein conflicts,
+ *    knowledge-base identity, a cross-encoder when one is loaded).
+ * 4. Union-find over the accepted edges, then the anti-chaining split: a group keeps the members that match its core
+ *    (the member with the most accepted similarity inside it) and are compatible with every other member kept (no
+ *    conflict, no defining word difference); the rest are clustered again among themselves, so A~B~C~D never pulls
+ *    A and D together through a chain of near neighbours.
+ *
+ * Lowering the threshold groups more aggressively: more pairs pass step 3's cosine test; the guards still hold.
+ */
+
+// ---------------------------------------------------------------------------------------------------------------
+// The dish-defining word guard
+
+/** Words that never decide which dish a name is (they are dropped before two names are compared word by word). */
+const FILLER_WORDS = new Set([
+  'special', 'spl', 'spcl', 'classic', 'signature', 'house', 'homemade', 'homestyle', 'style', 'styled', 'authentic',
+  'traditional', 'famous', 'original', 'premium', 'delicious', 'tasty', 'yummy', 'our', 'the', 'a', 'an', 'of',
+  'with', 'and', 'in', 'on', 'n', 'da', 'ka', 'ki', 'ke', 'wala', 'wali', 'wale', 'new', 'each', 'item',
+]);
+
+/** Words whose plural -s is part of the word or a different dish word: never folded. */
+const KEEP_FINAL_S = new Set(['fries', 'chips', 'greens', 'oats', 'nuts', 'hummus', 'couscous', 'asparagus', 'peas']);
+
+function singular(word: string): string {
+  if (word.length <= 3 || !word.endsWith('s') || word.endsWith('ss') || word.endsWith('us') || KEEP_FINAL_S.has(word)) return word;
+  return word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.slice(0, -1);
+}
+
+let sizeWords: ReadonlySet<string> | null = null;
+
+/**
+ * The one-word entries of lexicon/sizes.txt (half, full, regular, large, …). Cleaning strips sizes, but not every
+ * placement ("Paneer Butter Masala Half ₹220"); a size word left in a name never makes it another dish.
+ */
+function leftoverSizeWords(): ReadonlySet<string> {
+  sizeWords ??= new Set(readList(join(KNOWLEDGE_DIR, 'lexicon', 'sizes.txt')).map(nameKey).filter((w) => w !== '' && !w.includes(' ')));
+  return sizeWords;
+}
+
+/** The content words of a cleaned name as the guard compares them: lower-case, fillers and sizes dropped, plurals folded. */
+export function dishWords(cleanedText: string): string[] {
+  const sizes = leftoverSizeWords();
+  const out: string[] = [];
+  for (const w of nameKey(cleanedText).split(' ')) {
+    if (w === '' || FILLER_WORDS.has(w) || sizes.has(w)) continue;
+    out.push(singular(w));
+  }
+  return out;
+}
+
+export interface DefiningWordLexicon {
+  /** Words whose presence on one side only makes a different dish (a known food word that is not optional). */
+  readonly defining: ReadonlySet<string>;
+  /** Every word the knowledge base knows (dish names, aliases, lexicons): a known word is never a typo of another. */
+  readonly known: ReadonlySet<string>;
+  /** Rare spelling → usual spelling, learned by the knowledge base from its aliases (masla → masala). */
+  readonly spellingVariants: ReadonlyMap<string, string>;
+}
+
+/**
+ * Builds the defining words from the knowledge base rather than from a list of special cases:
+ *   - every word by which the two sides of a hard negative differ (hard_negatives.tsv: diet, protein, style, form,
+ *     variant, brand and add-on kinds: garlic/butter, dry/gravy, biryani, eggless, coke/pepsi, meal, extra, …);
+ *   - the words of the course lexicon (category.tsv: biryani, naan, shake, cake, soup, …) and of the strong cuisine
+ *     cues (cuisine_cues.tsv: pizza, dosa, manchurian, …), which name dish forms;
+ *   - every other word of the dish names and aliases: on one menu, a food word one item has and the other lacks
+ *     (Ghee Onion Rava Dosa / Onion Rava Dosa, Babycorn Mushroom Curry / Mushroom Curry) names another item;
+ * minus the words the knowledge base shows to be optional (a dish listed with and without them, "Kerala Parotta" /
+ * "Parotta") and filler words. Words the knowledge base does not know (brand prefixes, "McSaver", "Chicago") are
+ * left to the encoder: the cosine threshold decides them.
+ */
+export function loadDefiningWords(dir: string = KNOWLEDGE_DIR): DefiningWordLexicon {
+  const defining = new Set<string>();
+  const addAll = (words: Iterable<string>): void => {
+    for (const w of words) if (!/^\d+$/.test(w)) defining.add(w);
+  };
+  for (const row of readTsv(join(dir, 'hard_negatives.tsv'), ['text_a', 'text_b', 'kind', 'note'])) {
+    const [a, b] = row.cells;
+    if (!a || !b) continue;
+    const wa = new Set(dishWords(a));
+    const wb = new Set(dishWords(b));
+    addAll([...wa].filter((w) => !wb.has(w)));
+    addAll([...wb].filter((w) => !wa.has(w)));
+  }
+  for (const row of readTsv(join(dir, 'lexicon', 'category.tsv'), ['keyword', 'course', 'note'])) {
+    if (row.cells[0]) addAll(dishWords(row.cells[0]));
+  }
+  for (const row of readTsv(join(dir, 'lexicon', 'cuisine_cues.tsv'), ['keyword', 'cuisine', 'strength'])) {
+    if (row.cells[0] && row.cells[2] === 'strong') addAll(dishWords(row.cells[0]));
+  }
+  const lookup = (dir === KNOWLEDGE_DIR ? getKnowledge() : loadKnowledge(dir)).lookup;
+  for (const w of lookup.dishesByToken.keys()) addAll(dishWords(w));
+  const known = new Set<string>(defining);
+  for (const w of lookup.optionalWords) defining.delete(singular(w));
+  return { defining, known, spellingVariants: lookup.spellingVariants };
+}
+
+let sharedLexicon: DefiningWordLexicon | null = null;
+
+export function definingWords(): DefiningWordLexicon {
+  sharedLexicon ??= loadDefiningWords();
+  return sharedLexicon;
+}
+
+/** cheese / cheesy, spice / spicy, cream / creamy: the noun and its -y adjective name the same thing on a menu. */
+function isAdjectiveForm(word: string, other: string): boolean {
+  const [noun, adj] = word.length < other.length ? [word, other] : [other, word];
+  if (noun.length < 4 || !adj.endsWith('y')) return false;
+  return adj === `${noun}y` || (noun.endsWith('e') && adj === `${noun.slice(0, -1)}y`);
+}
+
+function isSpellingOf(word: string, other: string, lex: DefiningWordLexicon): boolean {
+  if (lex.spellingVariants.get(word) === other || lex.spellingVariants.get(other) === word) return true;
+  if (isAdjectiveForm(word, other)) return true;
+  // Two known words are two words (tikka / tikki), never a typo of each other.
+  if (lex.known.has(word) && lex.known.has(other)) return false;
+  // An unknown word near a known one is a misspelling of it (shahee / shahi, garlik / garlic, makhni / makhani).
+  if (word.length < 4 || other.length < 4) return false;
+  const max = Math.max(word.length, other.length) >= 5 ? 2 : 1;
+  if (editDistance(word, other, max) <= max) return true;
+  const key = soundKey(word);
+  return key.length >= 3 && key === soundKey(other);
+}
+
+/** One word is a part of the other's compound ("shake" / "milkshake", "chip" / "chocochip"). */
+function isCompoundPart(word: string, other: string): boolean {
+  if (word.length < 4 || other.length <= word.length) return false;
+  return other.startsWith(word) || other.endsWith(word);
+}
+
+const proteinOfWord = new Map<string, string | null>();
+
+/** Two words naming the same protein in two languages (murgh / chicken, gosht / mutton, jhinga / prawn). */
+function isSameProtein(word: string, other: string): boolean {
+  const of = (w: string): string | null => {
+    let p = proteinOfWord.get(w);
+    if (p === undefined) {
+      p = proteinOf(w).value;
+      if (proteinOfWord.size < 20_000) proteinOfWord.set(w, p);
+    }
+    return p;
+  };
+  const p = of(word);
+  return p !== null && p === of(other);
+}
+
+/**
+ * Why two cleaned names are different dishes by their words, or null when their words allow them to be one.
+ *
+ * Words only one side has are compared after fillers, plurals, word order and compound spacing (Milk Shake /
+ * Milkshake) are set aside, and misspellings and -y adjectives (Cheese / Cheesy) are paired with their word. Then:
+ *   - each side has a word the other lacks (Garlic / Butter Naan, Dry / Gravy, Coke / Pepsi, Lahori / Zesty Chicken
+ *     Pizza): two variants, different dishes;
+ *   - one side adds a defining word (X / X Biryani, Eggless X / X, Ghee Onion Rava Dosa / Onion Rava Dosa) or a
+ *     number (Chicken 65 / Chicken 555, Combo 1 / Combo 2): different dishes;
+ *   - one side adds only words the knowledge base does not know (McSaver, Chicago): left to the cosine threshold.
+ * With `synonyms` (the knowledge base lists both names, exactly, for one dish) the names are one dish when they share
+ * no content word (a translation: Butter Chicken / Murgh Makhani), when one only adds words (a fuller form:
+ * Cappuccino / Cappuccino Coffee), or when the swapped words are compound parts or one protein in two languages
+ * (Chocolate Shake / Chocolate Milkshake, Murgh Tikka / Chicken Tikka). Two named variants the knowledge base files
+ * under one dish (Chilli Thattai / Pepper Thattai, Malai Peda / Doodh Peda) still differ: a menu listing both sells
+ * two things.
+ */
+export function definingWordDifference(a: string, b: string, synonyms = false, lex: DefiningWordLexicon = definingWords()): string | null {
+  return wordDifference(dishWords(a), dishWords(b), synonyms, lex);
+}
+
+/** definingWordDifference on names already split by dishWords (dedup splits each name once). */
+function wordDifference(wa: readonly string[], wb: readonly string[], synonyms: boolean, lex: DefiningWordLexicon): string | null {
+  if (wa.join('') === wb.join('')) return null;
+  const setA = new Set(wa);
+  const setB = new Set(wb);
+  const onlyA = wa.filter((w) => !setB.has(w));
+  const onlyB = wb.filter((w) => !setA.has(w));
+  const pairsWith = (w: string, o: string): boolean =>
+    isSpellingOf(w, o, lex) || (synonyms && (isCompoundPart(w, o) || isCompoundPart(o, w) || isSameProtein(w, o)));
+  const restA = onlyA.filter((w) => !onlyB.some((o) => pairsWith(w, o)));
+  const restB = onlyB.filter((w) => !onlyA.some((o) => pairsWith(w, o)));
+  if (restA.length === 0 && restB.length === 0) return null;
+  const isDefining = (w: string): boolean => /^\d+$/.test(w) || lex.defining.has(w);
+  if (synonyms) {
+    const shared = wa.some((w) => setB.has(w));
+    if (!shared || restA.length === 0 || restB.length === 0) return null;
+    return restA.find(isDefining) ?? restB.find(isDefining) ?? null;
+  }
+  if (restA.length > 0 && restB.length > 0) return restA[0]!;
+  return restA.find(isDefining) ?? restB.find(isDefining) ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Clustering
+
+/** Per cluster, at most this many pairwise scores are returned (a cluster of 15 has 105 pairs). */
+export const MAX_PAIRWISE_SCORES = 100;
+/**
+ * Above this many candidate edges per node on average (only with very low thresholds: at 0 every pair is one), the
+ * candidates are each node's nearest neighbours above the threshold instead: the precision stage then costs O(n)
+ * instead of O(n²). Clusters are unchanged in practice: a duplicate is among a name's nearest few, and the
+ * anti-chaining split cuts weak links anyway.
+ */
+export const MAX_CANDIDATES_PER_ITEM = 24;
+/** Knowledge-base synonym groups larger than this are linked as a star around their first member. */
+const MAX_SYNONYM_CLIQUE = 24;
+
+export interface DedupOptions {
+  readonly cosineThreshold: number;
+  /** The cross-encoder when one is loaded (services.matchScorer()); null → knowledge-base precision stage. */
+  readonly scorer: PairScorer | null;
+  readonly maxPairwiseScores?: number;
+}
+
+export interface PairwiseScore {
+  /** Item indices (into the submitted list), a before b in submission order. */
+  readonly a: number;
+  readonly b: number;
+  /** Cosine of the cleaned texts' 384-d embeddings, raised to the precision stage's 0.97 for knowledge-base synonyms. */
+  readonly score: number;
+}
+
+export interface DuplicateGroup {
+  /** Item indices in submission order (at least two). */
+  readonly members: readonly number[];
+  /** The shortest member (by characters of the original text); ties go to the earliest. */
+  readonly canonical: number;
+  readonly pairwise: readonly PairwiseScore[];
+  readonly pairwiseTruncated: boolean;
+}
+
+export interface DedupOutcome {
+  /** Ordered by their first member's position in the submission. */
+  readonly clusters: readonly DuplicateGroup[];
+  /** Item indices with no duplicate, in submission order. */
+  readonly singletons: readonly number[];
+  /** Σ (cluster size − 1). */
+  readonly duplicateItems: number;
+  /** Diagnostics: distinct names, candidate edges judged, edges accepted, components split by the chaining guard. */
+  readonly stats: { readonly nodes: number; readonly candidates: number; readonly accepted: number; readonly chainSplits: number };
+}
+
+/** The key under which items are the same name: nameKey of the cleaned text, or of the original when cleaning left nothing. */
+function nodeKey(original: string, cleaned: string): string {
+  const key = nameKey(cleaned);
+  return key !== '' ? key : `\u0000${original.trim().toLowerCase()}`;
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+/** One node per distinct cleaned name. */
+interface Nodes {
+  readonly count: number;
+  /** node → its items (submission order). */
+  readonly items: readonly number[][];
+  /** item → node. */
+  readonly nodeOf: Int32Array;
+  readonly text: readonly string[];
+  readonly vector: readonly Float32Array[];
+  /** dishWords of each node's text. */
+  readonly words: readonly (readonly string[])[];
+  /** The knowledge-base dish each node's text exactly names, or null. */
+  readonly exactDish: readonly (number | null)[];
+}
+
+function buildNodes(originals: readonly string[], cleaned: readonly string[], vectors: readonly Float32Array[]): Nodes {
+  const byKey = new Map<string, number>();
+  const items: number[][] = [];
+  const text: string[] = [];
+  const vector: Float32Array[] = [];
+  const nodeOf = new Int32Array(originals.length);
+  for (let i = 0; i < originals.length; i++) {
+    const key = nodeKey(originals[i]!, cleaned[i]!);
+    let node = byKey.get(key);
+    if (node === undefined) {
+      node = items.length;
+      byKey.set(key, node);
+      items.push([]);
+      text.push(cleaned[i]!);
+      vector.push(vectors[i]!);
+    }
+    items[node]!.push(i);
+    nodeOf[i] = node;
+  }
+  return { count: items.length, items, nodeOf, text, vector, words: text.map(dishWords), exactDish: text.map(exactDishId) };
+}
+
+/** Candidate edges (i < j) as parallel arrays: cosine all-pairs plus knowledge-base synonyms. */
+async function candidateEdges(nodes: Nodes, threshold: number): Promise<{ a: number[]; b: number[]; cosine: number[] }> {
+  const n = nodes.count;
+  const a: number[] = [];
+  const b: number[] = [];
+  const cosine: number[] = [];
+  const seen = new Set<number>();
+  const add = (i: number, j: number, c: number): void => {
+    const [lo, hi] = i < j ? [i, j] : [j, i];
+    if (lo === hi || seen.has(lo * n + hi)) return;
+    seen.add(lo * n + hi);
+    a.push(lo);
+    b.push(hi);
+    cosine.push(c);
+  };
+  if (n >= 2) {
+    const dim = nodes.vector[0]!.length;
+    const matrix = new Float32Array(n * dim);
+    for (let i = 0; i < n; i++) matrix.set(nodes.vector[i]!, i * dim);
+    const pairs = await allPairsAboveAsync(matrix, dim, threshold);
+    if (pairs.a.length <= n * MAX_CANDIDATES_PER_ITEM) {
+      for (let k = 0; k < pairs.a.length; k++) add(pairs.a[k]!, pairs.b[k]!, pairs.score[k]!);
+    } else {
+      // A very low threshold: each node's nearest neighbours above it instead of every pair (see the constant).
+      const k = Math.min(n, MAX_CANDIDATES_PER_ITEM + 1);
+      const top = await cosineTopKAsync(matrix, matrix, dim, k);
+      for (let i = 0; i < n; i++) {
+        for (let r = 0; r < k; r++) {
+          const j = top.indices[i * k + r]!;
+          const c = top.scores[i * k + r]!;
+          if (j >= 0 && c >= threshold) add(i, j, c);
+        }
+      }
+    }
+  }
+  // Synonyms: nodes that are, exactly, names of one knowledge-base dish are candidates whatever their cosine.
+  const byDish = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    const id = nodes.exactDish[i]!;
+    if (id === null) continue;
+    const list = byDish.get(id);
+    if (list) list.push(i);
+    else byDish.set(id, [i]);
+  }
+  for (const group of byDish.values()) {
+    for (let x = 0; x < group.length; x++) {
+      for (let y = x + 1; y < group.length; y++) {
+        if (group.length > MAX_SYNONYM_CLIQUE && x > 0) break;
+        add(group[x]!, group[y]!, dot(nodes.vector[group[x]!]!, nodes.vector[group[y]!]!));
+      }
+    }
+  }
+  return { a, b, cosine };
+}
+
+/**
+ * The dedup decision for node pairs, cheapest test first:
+ *   - the cosine must reach the threshold unless the knowledge base lists both names, exactly, for one dish (a fuzzy
+ *     resolution is not enough: "Mayones Cheese Sandwich" is not simply a Cheese Sandwich on a menu that has both);
+ *   - the dish-defining word guard must let the pair through (see definingWordDifference);
+ *   - the shared precision stage (judgePairs, as in /match: diet and protein conflicts, knowledge-base identity,
+ *     calibrated cosine or a cross-encoder) must say "match".
+ */
+async function judgeNodePairs(
+  nodes: Nodes,
+  pairs: readonly (readonly [number, number])[],
+  cosines: readonly number[],
+  options: DedupOptions,
+): Promise<boolean[]> {
+  const lex = definingWords();
+  const accepted = pairs.map(([i, j], k) => {
+    const synonyms = nodesAreSynonyms(nodes, i, j);
+    if (!synonyms && cosines[k]! < options.cosineThreshold) return false;
+    return wordDifference(nodes.words[i]!, nodes.words[j]!, synonyms, lex) === null;
+  });
+  const judged = accepted.flatMap((ok, k) => (ok ? [k] : []));
+  if (judged.length === 0) return accepted;
+  const verdicts = await judgePairs(
+    judged.map((k) => [nodes.text[pairs[k]![0]]!, nodes.text[pairs[k]![1]]!] as const),
+    judged.map((k) => cosines[k]!),
+    options.cosineThreshold,
+    options.scorer,
+  );
+  judged.forEach((k, v) => (accepted[k] = verdicts[v]!.match));
+  return accepted;
+}
+
+/** The knowledge-base dish a name is, exactly (a name or alias; Devanagari transliterated), or null. */
+function exactDishId(text: string): number | null {
+  const dishes = getKnowledge().lookup.dishCandidates(text);
+  return dishes.length === 1 ? dishes[0]!.id : null;
+}
+
+/** Both names are, exactly, a name or alias of the same knowledge-base dish. */
+export function knownSynonyms(a: string, b: string): boolean {
+  const id = exactDishId(a);
+  return id !== null && id === exactDishId(b);
+}
+
+function nodesAreSynonyms(nodes: Nodes, i: number, j: number): boolean {
+  const id = nodes.exactDish[i]!;
+  return id !== null && id === nodes.exactDish[j];
+}
+
+/** Connected components of `members` under `adjacency` restricted to them (each sorted ascending). */
+function componentsWithin(members: readonly number[], adjacency: ReadonlyMap<number, ReadonlyMap<number, number>>): number[][] {
+  const inSet = new Set(members);
+  const seen = new Set<number>();
+  const out: number[][] = [];
+  for (const start of members) {
+    if (seen.has(start)) continue;
+    const comp: number[] = [];
+    const stack = [start];
+    seen.add(start);
+    while (stack.length > 0) {
+      const x = stack.pop()!;
+      comp.push(x);
+      for (const y of adjacency.get(x)?.keys() ?? []) {
+        if (inSet.has(y) && !seen.has(y)) {
+          seen.add(y);
+          stack.push(y);
+        }
+      }
+    }
+    out.push(comp.sort((p, q) => p - q));
+  }
+  return out;
+}
+
+/**
+ * Two members may share a cluster: no diet or protein conflict and no dish-defining word difference between them.
+ * Checked for every pair of a cluster, so a star of knowledge-base variants around one name (Thatte Idli with Ghee
+ * Thatte Idli and Butter Thatte Idli) cannot put two different variants together.
+ */
+function compatible(nodes: Nodes, x: number, y: number, lex: DefiningWordLexicon): boolean {
+  if (wordDifference(nodes.words[x]!, nodes.words[y]!, nodesAreSynonyms(nodes, x, y), lex) !== null) return false;
+  const flags = conflicts(profileItem(nodes.text[x]!), profileItem(nodes.text[y]!));
+  return !flags.dietary_conflict && !flags.protein_conflict;
+}
+
+/**
+ * Splits a component until every group's members match its core and are compatible with each other. The core is
+ * the member with the largest sum of accepted-edge cosines inside the group (ties: the lowest node); members not
+ * linked to it by an accepted edge are judged against it directly. Members join the core's group nearest first
+ * while they are compatible with everyone already in it; the rest leave and are clustered again among themselves.
+ */
+async function splitChains(
+  component: readonly number[],
+  nodes: Nodes,
+  adjacency: ReadonlyMap<number, ReadonlyMap<number, number>>,
+  options: DedupOptions,
+): Promise<{ groups: number[][]; splits: number }> {
+  const groups: number[][] = [];
+  const lex = definingWords();
+  let splits = 0;
+  const queue: number[][] = [[...component]];
+  while (queue.length > 0) {
+    const group = queue.shift()!;
+    if (group.length <= 2) {
+      groups.push(group);
+      continue;
+    }
+    const inGroup = new Set(group);
+    let core = group[0]!;
+    let best = -Infinity;
+    for (const x of group) {
+      let sum = 0;
+      for (const [y, c] of adjacency.get(x) ?? []) if (inGroup.has(y)) sum += c;
+      if (sum > best) {
+        best = sum;
+        core = x;
+      }
+    }
+    const coreEdges = adjacency.get(core);
+    const unlinked = group.filter((x) => x !== core && !coreEdges?.has(x));
+    const verdicts = await judgeNodePairs(
+      nodes,
+      unlinked.map((x) => [Math.min(x, core), Math.max(x, core)] as const),
+      unlinked.map((x) => dot(nodes.vector[x]!, nodes.vector[core]!)),
+      options,
+    );
+    const matchesCore = new Set(group.filter((x) => x !== core && coreEdges?.has(x)));
+    unlinked.forEach((x, k) => verdicts[k] && matchesCore.add(x));
+    const candidates = [...matchesCore]
+      .map((x) => ({ x, cosine: dot(nodes.vector[x]!, nodes.vector[core]!) }))
+      .sort((p, q) => q.cosine - p.cosine || p.x - q.x);
+    const kept = [core];
+    for (const { x } of candidates) if (kept.every((y) => compatible(nodes, x, y, lex))) kept.push(x);
+    if (kept.length === group.length) {
+      groups.push(group);
+      continue;
+    }
+    splits++;
+    const keptSet = new Set(kept);
+    groups.push(kept.sort((p, q) => p - q));
+    queue.push(...componentsWithin(group.filter((x) => !keptSet.has(x)), adjacency));
+  }
+  return { groups, splits };
+}
+
+function pairwiseScores(
+  members: readonly number[],
+  canonical: number,
+  nodes: Nodes,
+  vectors: readonly Float32Array[],
+  cap: number,
+): { pairwise: PairwiseScore[]; truncated: boolean } {
+  const total = (members.length * (members.length - 1)) / 2;
+  // Pairs with the canonical first, so a capped list still relates every member to the cluster's name.
+  const order: [number, number][] = [];
+  for (const m of members) if (m !== canonical) order.push(canonical < m ? [canonical, m] : [m, canonical]);
+  for (let x = 0; x < members.length && order.length < cap; x++) {
+    for (let y = x + 1; y < members.length && order.length < cap; y++) {
+      if (members[x] === canonical || members[y] === canonical) continue;
+      order.push([members[x]!, members[y]!]);
+    }
+  }
+  const pairwise = order.slice(0, cap).map(([a, b]) => {
+    const na = nodes.nodeOf[a]!;
+    const nb = nodes.nodeOf[b]!;
+    let score = na === nb ? 1 : Math.min(1, Math.max(0, dot(vectors[a]!, vectors[b]!)));
+    if (na !== nb && nodesAreSynonyms(nodes, na, nb)) {
+      score = Math.max(score, SAME_DISH_PROBABILITY);
+    }
+    return { a, b, score: Math.round(score * 1e4) / 1e4 };
+  });
+  return { pairwise, truncated: total > pairwise.length };
+}
+
+/**
+ * Clusters already cleaned and embedded items. `vectors` are the unit 384-d embeddings of the cleaned texts, one per
+ * item (items with the same cleaned text may share one). Deterministic: the same input gives the same output.
+ */
+export async function dedupPrepared(
+  originals: readonly string[],
+  cleaned: readonly string[],
+  vectors: readonly Float32Array[],
+  options: DedupOptions,
+): Promise<DedupOutcome> {
+  if (originals.length !== cleaned.length || originals.length !== vectors.length) {
+    throw new Error(`dedupPrepared: ${originals.length} items, ${cleaned.length} cleaned texts, ${vectors.length} vectors`);
+  }
+  const nodes = buildNodes(originals, cleaned, vectors);
+  const edges = await candidateEdges(nodes, options.cosineThreshold);
+  const accepted = await judgeNodePairs(nodes, edges.a.map((a, k) => [a, edges.b[k]!] as const), edges.cosine, options);
+
+  const adjacency = new Map<number, Map<number, number>>();
+  const link = (x: number, y: number, c: number): void => {
+    let m = adjacency.get(x);
+    if (!m) adjacency.set(x, (m = new Map()));
+    m.set(y, c);
+  };
+  const ea: number[] = [];
+  const eb: number[] = [];
+  for (let k = 0; k < accepted.length; k++) {
+    if (!accepted[k]) continue;
+    ea.push(edges.a[k]!);
+    eb.push(edges.b[k]!);
+    link(edges.a[k]!, edges.b[k]!, edges.cosine[k]!);
+    link(edges.b[k]!, edges.a[k]!, edges.cosine[k]!);
+  }
+  const labels = unionFind(nodes.count, Uint32Array.from(ea), Uint32Array.from(eb));
+  const components = new Map<number, number[]>();
+  for (let i = 0; i < nodes.count; i++) {
+    const list = components.get(labels[i]!);
+    if (list) list.push(i);
+    else components.set(labels[i]!, [i]);
+  }
+
+  const nodeGroups: number[][] = [];
+  let chainSplits = 0;
+  for (const comp of components.values()) {
+    const { groups, splits } = await splitChains(comp, nodes, adjacency, options);
+    nodeGroups.push(...groups);
+    chainSplits += splits;
+  }
+
+  const cap = options.maxPairwiseScores ?? MAX_PAIRWISE_SCORES;
+  const clusters: DuplicateGroup[] = [];
+  const singletons: number[] = [];
+  for (const group of nodeGroups) {
+    const members = group.flatMap((node) => nodes.items[node]!).sort((x, y) => x - y);
+    if (members.length === 1) {
+      singletons.push(members[0]!);
+      continue;
+    }
+    let canonical = members[0]!;
+    for (const m of members) if ([...originals[m]!].length < [...originals[canonical]!].length) canonical = m;
+    const { pairwise, truncated } = pairwiseScores(members, canonical, nodes, vectors, cap);
+    clusters.push({ members, canonical, pairwise, pairwiseTruncated: truncated });
+  }
+  clusters.sort((x, y) => x.members[0]! - y.members[0]!);
+  singletons.sort((x, y) => x - y);
+  return {
+    clusters,
+    singletons,
+    duplicateItems: clusters.reduce((s, c) => s + c.members.length - 1, 0),
+    stats: { nodes: nodes.count, candidates: edges.a.length, accepted: ea.length, chainSplits },
+  };
+}

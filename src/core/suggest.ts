@@ -1,0 +1,404 @@
+import { HeadSlot, headProbabilities, predictCuisines, type CuisineOrUncertain } from './classify.js';
+import { profileItem, vegOrNot, type ItemProfile } from './items.js';
+import { COURSES, nameKey, type Course, type Cuisine } from './knowledge/index.js';
+import { judgePairs } from './match.js';
+import { judgeNonFood } from './nonfood.js';
+import type { Services } from './services.js';
+import type { RemovedNoise } from './text/clean.js';
+
+/**
+ * Cart upsell suggestions (POST /suggest).
+ *
+ * Every cart and menu item gets a category (the course: main, beverage, bread, side, dessert), a diet and a cuisine
+ * from the same profile and classifier every other endpoint uses (suggestCategory fills in a course the profile could
+ * only guess). The cart is summarised (cart_cuisine, cart_dietary, cart_categories), menu items are filtered, then
+ * ranked greedily.
+ *
+ * Filters (a menu item is never suggested when):
+ *  - the cart is veg and the item is not known to be veg (egg counts as non-veg; an unknown diet is not risked);
+ *  - it is the same dish as a cart item: the same cleaned name (so "Coke 500ml" is "Coke"), the same knowledge-base
+ *    dish, or a same-dish verdict of the /match precision stage (noisy spellings, reorderings, size variants);
+ *  - it is the same dish as a suggestion already made (menus list "Coke 300 ml" and "Coke 500 ml");
+ *  - the non-food detector flags it (a menu's T-shirts and medicines are not upsells).
+ *
+ * Score (0–1), per remaining item, where q = 0.45·cuisine affinity + 0.35·pairing + 0.20·closeness (each 0–1):
+ *  - its category is missing from the cart and from the suggestions made so far: 0.55 + 0.45·q (so every missing
+ *    category outranks every other suggestion);
+ *  - otherwise 0.5·q·0.85^n, n = suggestions already made in its category (spreads the list over categories).
+ * The list is built by repeatedly taking the best current score, so scores never increase down the list.
+ *  - cuisine affinity: 1 same cuisine as the cart, 0.6 same family (Indian, East Asian, Western), 0.5 for drinks,
+ *    desserts and bakery (they go with anything), 0.3 uncertain, 0.1 another family;
+ *  - pairing: how much the category completes this cart (pairing()): a drink always, bread with a curry main,
+ *    a main when the cart has none;
+ *  - closeness: the embedding's cosine to the cart's nearest item, mapped from [0.1, 0.6] to [0, 1], so a side
+ *    close to the cart's dishes (raita for biryani, fries for a burger) beats an unrelated one.
+ */
+
+export const SUGGEST_CATEGORIES: readonly Course[] = ['main', 'beverage', 'bread', 'side', 'dessert'];
+export type CartDietary = 'veg' | 'non_veg' | 'mixed' | 'unknown';
+
+export interface Suggestion {
+  item: string;
+  category: Course;
+  reason: string;
+  score: number;
+  cuisine_match: boolean;
+}
+
+export interface CartSuggestions {
+  suggestions: Suggestion[];
+  cart_cuisine: string;
+  cart_dietary: CartDietary;
+  cart_categories: Course[];
+}
+
+/** What the ranking knows about one text (cart or menu item). */
+export interface ItemFacts {
+  readonly original: string;
+  readonly cleaned: string;
+  readonly key: string;
+  readonly profile: ItemProfile;
+  readonly category: Course;
+  readonly diet: 'veg' | 'non_veg' | 'unknown';
+  readonly cuisine: CuisineOrUncertain;
+}
+
+const MISSING_BASE = 0.55;
+const MISSING_SPAN = 0.45;
+const PRESENT_SPAN = 0.5;
+const REPEAT_DECAY = 0.85;
+const WEIGHTS = { affinity: 0.45, pairing: 0.35, closeness: 0.2 } as const;
+/** Cosines below this to every cart item are "unrelated"; above CLOSE_HIGH "as close as a complement gets". */
+const CLOSE_LOW = 0.1;
+const CLOSE_HIGH = 0.6;
+/** Candidate pairs below this cosine skip the same-dish judgement (far below any match threshold). */
+const SAME_DISH_GATE = 0.5;
+/** The /match default: a pair is the same dish when the precision stage agrees at this cosine. */
+const SAME_DISH_COSINE = 0.85;
+
+const FAMILIES: Readonly<Record<Cuisine, 'indian' | 'east_asian' | 'western' | 'anything'>> = {
+  'North Indian': 'indian', 'South Indian': 'indian', Mughlai: 'indian',
+  Chinese: 'east_asian', Thai: 'east_asian', Japanese: 'east_asian', Korean: 'east_asian', Vietnamese: 'east_asian',
+  'SE Asian': 'east_asian',
+  Italian: 'western', American: 'western', Continental: 'western', European: 'western', Mexican: 'western',
+  Mediterranean: 'western', 'Middle Eastern': 'western',
+  Beverages: 'anything', Desserts: 'anything', Bakery: 'anything',
+};
+
+/** Cuisines whose curries, kebabs and gravies are eaten with bread (rice and noodle mains are not). */
+const BREAD_CUISINES: ReadonlySet<string> = new Set(['North Indian', 'Mughlai', 'South Indian', 'Middle Eastern']);
+
+/** A main eaten with bread: a curry or gravy of a bread cuisine, not a biryani, pulao or noodle dish. */
+function wantsBread(item: ItemFacts): boolean {
+  if (item.category !== 'main' || item.cuisine === 'uncertain' || !BREAD_CUISINES.has(item.cuisine)) return false;
+  const tags = item.profile.dish?.tags ?? [];
+  return !tags.includes('rice') && !tags.includes('noodles') && !/\b(?:biryani|biriyani|pulao|pulav|rice|khichdi|noodles)\b/i.test(item.cleaned);
+}
+
+function cuisineAffinity(item: CuisineOrUncertain, cart: CuisineOrUncertain): number {
+  if (item === 'uncertain') return 0.3;
+  const family = FAMILIES[item];
+  if (family === 'anything') return 0.5;
+  if (cart === 'uncertain') return 0.5;
+  if (item === cart) return 1;
+  return family === FAMILIES[cart] ? 0.6 : 0.1;
+}
+
+interface CartSummary {
+  readonly categories: ReadonlySet<Course>;
+  readonly cuisine: CuisineOrUncertain;
+  readonly dietary: CartDietary;
+  readonly hasBreadMain: boolean;
+}
+
+/** How much a category completes the cart, 0–1. */
+function pairing(category: Course, cart: CartSummary): number {
+  const hasMain = cart.categories.has('main');
+  switch (category) {
+    case 'beverage':
+      return 1;
+    case 'bread':
+      return cart.hasBreadMain ? 1 : 0.3;
+    case 'side':
+      return hasMain ? 0.8 : 0.6;
+    case 'dessert':
+      return hasMain ? 0.8 : 0.5;
+    case 'main':
+      return hasMain ? 0.4 : 1;
+  }
+}
+
+/** Plain-words reason for a suggestion. */
+function reasonFor(item: ItemFacts, fillsGap: boolean, cart: CartSummary): string {
+  if (fillsGap) {
+    switch (item.category) {
+      case 'beverage':
+        return 'Adds a drink: your cart has none';
+      case 'dessert':
+        return 'Adds a dessert: your cart has none';
+      case 'side':
+        return 'Adds a side or starter: your cart has none';
+      case 'bread':
+        return cart.hasBreadMain ? 'Adds bread to go with your curry: your cart has none' : 'Adds bread: your cart has none';
+      case 'main':
+        return 'Adds a main course: your cart has none';
+    }
+  }
+  const noun = item.category === 'main' ? 'main course' : item.category === 'beverage' ? 'drink' : item.category;
+  const sameFoodCuisine = item.cuisine !== 'uncertain' && item.cuisine === cart.cuisine && FAMILIES[item.cuisine] !== 'anything';
+  if (sameFoodCuisine) return `More ${item.cuisine}: a ${noun} to go with your order`;
+  return `Another ${noun} that goes well with your order`;
+}
+
+/** veg when no item is non-veg (and one is veg); mixed when a veg dish (main or side) sits next to a non-veg one. */
+export function cartDietary(cart: readonly ItemFacts[]): CartDietary {
+  const nonVeg = cart.some((c) => c.diet === 'non_veg');
+  if (!nonVeg) return cart.some((c) => c.diet === 'veg') ? 'veg' : 'unknown';
+  // Bread, drinks and desserts are veg in every cart; only a veg dish of its own makes a non-veg cart mixed.
+  const vegDish = cart.some((c) => c.diet === 'veg' && (c.category === 'main' || c.category === 'side'));
+  return vegDish ? 'mixed' : 'non_veg';
+}
+
+const COURSE_WEIGHT: Readonly<Record<Course, number>> = { main: 3, side: 2, bread: 1.5, dessert: 1, beverage: 1 };
+
+/** The cart's cuisine: a course-weighted vote, where drinks, desserts and bakery count only if nothing else does. */
+export function cartCuisine(cart: readonly ItemFacts[]): CuisineOrUncertain {
+  const vote = (admit: (c: Cuisine) => boolean): CuisineOrUncertain => {
+    const tally = new Map<Cuisine, number>();
+    for (const item of cart) {
+      if (item.cuisine === 'uncertain' || !admit(item.cuisine)) continue;
+      tally.set(item.cuisine, (tally.get(item.cuisine) ?? 0) + COURSE_WEIGHT[item.category]);
+    }
+    let best: CuisineOrUncertain = 'uncertain';
+    let bestScore = 0;
+    for (const [cuisine, score] of tally) {
+      if (score > bestScore) {
+        best = cuisine;
+        bestScore = score;
+      }
+    }
+    return best;
+  };
+  const food = vote((c) => FAMILIES[c] !== 'anything');
+  return food !== 'uncertain' ? food : vote(() => true);
+}
+
+const HAS_LETTER = /\p{L}/u;
+
+/** A size in millilitres or litres ("300 ml", "1.25 L"): what drinks are sold by. */
+const VOLUME_SIZE = /\d\s*(?:ml|l|ltr|litre|liter)s?\b/i;
+
+/** The course head (models/classifier/course-head.json): course from the embedding, for names with no course word. */
+const courseSlot = new HeadSlot('course-head.json', (head) => {
+  if (head.labels.join('|') !== COURSES.join('|') || head.extraFeatures.length !== 0) {
+    throw new Error('models/classifier/course-head.json: labels or inputs differ from COURSES; retrain');
+  }
+});
+
+/**
+ * The item's category: its profile's course, except when the profile had no course word and no dish to go on
+ * (course "main" by default). Then, in order: a volume size that cleaning stripped ("Mighty Mango (200ml)") makes it
+ * a drink; the course head answers when its calibrated confidence clears its threshold (chosen on held-out dishes
+ * for ≥ 0.90 accuracy); a classifier cuisine of Beverages or Desserts makes it a drink or a dessert.
+ */
+export function suggestCategory(
+  profile: ItemProfile,
+  removed: readonly RemovedNoise[],
+  cuisine: CuisineOrUncertain,
+  vector384: Float32Array,
+  encoderId: string | null,
+): Course {
+  const guessed = profile.dish === null && profile.courseConfidence <= 0.3;
+  if (!guessed) return profile.course;
+  if (removed.some((r) => r.kind === 'size' && VOLUME_SIZE.test(r.text))) return 'beverage';
+  const head = courseSlot.forEncoder(encoderId);
+  if (head) {
+    const p = headProbabilities(head, vector384, []);
+    let best = 0;
+    for (let r = 1; r < p.length; r++) if (p[r]! > p[best]!) best = r;
+    if (p[best]! >= head.threshold) return head.labels[best] as Course;
+  }
+  if (cuisine === 'Beverages') return 'beverage';
+  if (cuisine === 'Desserts') return 'dessert';
+  return profile.course;
+}
+
+function round4(x: number): number {
+  return Math.round(x * 1e4) / 1e4;
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+/** True when two profiled items are the same dish by name or by the knowledge base (no embedding needed). */
+function sameByName(a: ItemFacts, b: ItemFacts): boolean {
+  if (a.key === b.key) return true;
+  const da = a.profile.dish;
+  const db = b.profile.dish;
+  return da !== null && db !== null && da.id === db.id && a.profile.dishScore >= 0.85 && b.profile.dishScore >= 0.85;
+}
+
+/**
+ * For each candidate pair (i, j) with cosine ≥ SAME_DISH_GATE, the /match precision stage's verdict; pairs that
+ * agree by name are the same dish without asking.
+ */
+async function sameDishPairs(
+  pairs: readonly (readonly [ItemFacts, ItemFacts, number])[],
+): Promise<boolean[]> {
+  const judged = pairs.map(([a, b, cos]) => (sameByName(a, b) ? true : cos >= SAME_DISH_GATE ? null : false));
+  const ask = judged.flatMap((j, k) => (j === null ? [k] : []));
+  if (ask.length > 0) {
+    const verdicts = await judgePairs(
+      ask.map((k) => [pairs[k]![0].cleaned, pairs[k]![1].cleaned] as const),
+      ask.map((k) => pairs[k]![2]),
+      SAME_DISH_COSINE,
+      null,
+    );
+    ask.forEach((k, n) => (judged[k] = verdicts[n]!.match));
+  }
+  return judged as boolean[];
+}
+
+/** Suggestions for a cart from a menu; `topK` suggestions at most. */
+export async function suggestForCart(
+  services: Services,
+  cart: readonly string[],
+  menu: readonly string[],
+  topK: number,
+): Promise<CartSuggestions> {
+  return (await suggestWithDetail(services, cart, menu, topK)).result;
+}
+
+/**
+ * suggestForCart plus what the eval needs to explain a miss: the categories of the menu, those left after the
+ * non-food filter, after the diet filter too, and after removing the cart's own dishes as well.
+ */
+export async function suggestWithDetail(
+  services: Services,
+  cart: readonly string[],
+  menu: readonly string[],
+  topK: number,
+): Promise<{
+  result: CartSuggestions;
+  eligibleCategories: ReadonlySet<Course>;
+  afterDietCategories: ReadonlySet<Course>;
+  afterNonFoodCategories: ReadonlySet<Course>;
+  menuCategories: ReadonlySet<Course>;
+}> {
+  const { cleaned, vectors } = await services.embedTexts([...cart, ...menu], 384);
+  const cuisines = predictCuisines(services.modelId, cleaned.map((c) => c.text), vectors as Float32Array[]);
+  const facts: ItemFacts[] = cleaned.map((c, i) => {
+    const profile = profileItem(c.text);
+    return {
+      original: i < cart.length ? cart[i]! : menu[i - cart.length]!,
+      cleaned: c.text,
+      key: nameKey(c.text),
+      profile,
+      category: suggestCategory(profile, c.removed, cuisines[i]!.cuisine, vectors[i]!, services.modelId),
+      diet: vegOrNot(profile.diet),
+      cuisine: cuisines[i]!.cuisine,
+    };
+  });
+  const cartFacts = facts.slice(0, cart.length);
+  const menuFacts = facts.slice(cart.length);
+  // A text with no letters left after cleaning ("₹99", "") names nothing: it neither describes the cart nor is offered.
+  const named = (f: ItemFacts): boolean => HAS_LETTER.test(f.cleaned);
+  const namedCart = cartFacts.filter(named);
+  const cartVectors = vectors.slice(0, cart.length);
+  const menuVectors = vectors.slice(cart.length);
+
+  const categories = new Set(namedCart.map((c) => c.category));
+  const cuisine = cartCuisine(namedCart);
+  const summary: CartSummary = {
+    categories,
+    cuisine,
+    dietary: cartDietary(namedCart),
+    hasBreadMain: namedCart.some(wantsBread),
+  };
+
+  // Filters that need no ranking: diet, non-food, same dish as a cart item.
+  const nonFood = judgeNonFood(
+    services.modelId,
+    menuFacts.map((m) => ({ original: m.original, cleaned: m.cleaned })),
+    menuVectors as Float32Array[],
+  );
+  const closeness = menuVectors.map((v) => Math.max(...cartVectors.map((c) => dot(v, c))));
+  let candidates = menuFacts
+    .map((m, i) => ({ m, i }))
+    .filter(({ m, i }) => named(m) && nonFood[i]!.category === null && (summary.dietary !== 'veg' || m.diet === 'veg'));
+  const afterDietCategories = new Set(candidates.map(({ m }) => m.category));
+  const afterNonFoodCategories = new Set(menuFacts.filter((m, i) => named(m) && nonFood[i]!.category === null).map((m) => m.category));
+  const cartPairs = candidates.flatMap(({ m, i }) => cartFacts.map((c, j) => [m, c, dot(menuVectors[i]!, cartVectors[j]!)] as const));
+  const inCart = await sameDishPairs(cartPairs);
+  const excluded = new Set<number>();
+  candidates.forEach(({ i }, n) => {
+    for (let j = 0; j < cartFacts.length; j++) if (inCart[n * cartFacts.length + j]) excluded.add(i);
+  });
+  candidates = candidates.filter(({ i }) => !excluded.has(i));
+
+  const quality = new Map<number, number>();
+  for (const { m, i } of candidates) {
+    const close = Math.min(1, Math.max(0, (closeness[i]! - CLOSE_LOW) / (CLOSE_HIGH - CLOSE_LOW)));
+    quality.set(i, WEIGHTS.affinity * cuisineAffinity(m.cuisine, cuisine) + WEIGHTS.pairing * pairing(m.category, summary) + WEIGHTS.closeness * close);
+  }
+
+  // Greedy: take the best current score; a category stops counting as missing once a suggestion covers it.
+  const covered = new Set<Course>(categories);
+  const perCategory = new Map<Course, number>();
+  const picked: { i: number; score: number; fillsGap: boolean }[] = [];
+  const remaining = new Set(candidates.map(({ i }) => i));
+  const scoreOf = (i: number): { score: number; fillsGap: boolean } => {
+    const m = menuFacts[i]!;
+    const q = quality.get(i)!;
+    if (!covered.has(m.category)) return { score: MISSING_BASE + MISSING_SPAN * q, fillsGap: true };
+    return { score: PRESENT_SPAN * q * REPEAT_DECAY ** (perCategory.get(m.category) ?? 0), fillsGap: false };
+  };
+  while (picked.length < topK && remaining.size > 0) {
+    let best = -1;
+    let bestScore = -1;
+    let bestFills = false;
+    for (const i of remaining) {
+      const { score, fillsGap } = scoreOf(i);
+      // Ties go to the earlier menu item, so the answer does not depend on set order.
+      if (score > bestScore + 1e-12 || (Math.abs(score - bestScore) <= 1e-12 && i < best)) {
+        best = i;
+        bestScore = score;
+        bestFills = fillsGap;
+      }
+    }
+    remaining.delete(best);
+    // A second listing of a dish already suggested ("Coke 300 ml" after "Coke 500 ml") is skipped.
+    const chosen = menuFacts[best]!;
+    const pairs = picked.map((p) => [chosen, menuFacts[p.i]!, dot(menuVectors[best]!, menuVectors[p.i]!)] as const);
+    if ((await sameDishPairs(pairs)).some(Boolean)) continue;
+    picked.push({ i: best, score: bestScore, fillsGap: bestFills });
+    covered.add(chosen.category);
+    perCategory.set(chosen.category, (perCategory.get(chosen.category) ?? 0) + 1);
+  }
+
+  const result: CartSuggestions = {
+    suggestions: picked.map(({ i, score, fillsGap }) => {
+      const m = menuFacts[i]!;
+      return {
+        item: m.original,
+        category: m.category,
+        reason: reasonFor(m, fillsGap, summary),
+        score: round4(Math.min(1, Math.max(0, score))),
+        cuisine_match: cuisine !== 'uncertain' && m.cuisine === cuisine,
+      };
+    }),
+    cart_cuisine: cuisine,
+    cart_dietary: summary.dietary,
+    cart_categories: SUGGEST_CATEGORIES.filter((c) => categories.has(c)),
+  };
+  return {
+    result,
+    eligibleCategories: new Set(candidates.map(({ m }) => m.category)),
+    afterDietCategories,
+    afterNonFoodCategories,
+    menuCategories: new Set(menuFacts.map((m) => m.category)),
+  };
+}

@@ -1,0 +1,48 @@
+import typia from 'typia';
+import { ApiError } from '../core/errors.js';
+import { suggestForCart, type CartSuggestions } from '../core/suggest.js';
+import { checkCount, checkTexts, typed, type Route } from './route.js';
+
+export interface SuggestRequest {
+  cart: string[];
+  menu: string[];
+  top_k?: number | null;
+}
+
+export type SuggestResponse = CartSuggestions & { processing_time_ms: number };
+
+export const MAX_CART_ITEMS = 50;
+export const MAX_MENU_ITEMS = 500;
+export const DEFAULT_SUGGEST_TOP_K = 5;
+export const MAX_SUGGEST_TOP_K = 20;
+
+/** top_k is a whole number in 1–20; a well-typed value outside that is 400 (a wrong type is 422, from typia). */
+export function parseSuggestTopK(value: number | null | undefined): number {
+  if (value === undefined || value === null) return DEFAULT_SUGGEST_TOP_K;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_SUGGEST_TOP_K) {
+    throw new ApiError('invalid_parameter', `top_k must be a whole number from 1 to ${MAX_SUGGEST_TOP_K}, got ${value}`);
+  }
+  return value;
+}
+
+/** POST /suggest: upsell suggestions for a cart from a menu (ranking rules in src/core/suggest.ts). */
+export const suggestRoute: Route<{ cart: string[]; menu: string[]; topK: number }, SuggestResponse> = {
+  endpoint: 'suggest',
+  method: 'post',
+  path: '/suggest',
+  authenticated: true,
+  needsModels: true,
+  parse(body) {
+    const req = typed(typia.validate<SuggestRequest>(body));
+    checkCount('cart', req.cart.length, 1, MAX_CART_ITEMS);
+    checkCount('menu', req.menu.length, 1, MAX_MENU_ITEMS);
+    checkTexts('cart', req.cart);
+    checkTexts('menu', req.menu);
+    return { cart: req.cart, menu: req.menu, topK: parseSuggestTopK(req.top_k) };
+  },
+  async handle(req, ctx) {
+    const started = performance.now();
+    const result = await suggestForCart(ctx.services, req.cart, req.menu, req.topK);
+    return { ...result, processing_time_ms: Math.round((performance.now() - started) * 100) / 100 };
+  },
+};
