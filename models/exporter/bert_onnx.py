@@ -6,8 +6,8 @@ all-MiniLM-L6-v2 safetensors and any fine-tuned (LoRA-merged) weights into the s
 Inputs:  input_ids, attention_mask, token_type_ids  (int64, [batch, sequence], both axes dynamic)
 Output:  last_hidden_state (float32, [batch, sequence, hidden])
 
-Pooling (mean over attended tokens, then L2) is done by the caller: it keeps the graph reusable for the
-cross-encoder, whose head reads the [CLS] row instead.
+Pooling (mean over attended tokens, then L2) is done by the caller.  build_cross_encoder_graph reuses the same
+encoder body and adds the pooler + classifier head on the [CLS] row: output `logits` (float32, [batch]).
 """
 from __future__ import annotations
 
@@ -98,9 +98,8 @@ class _GraphBuilder:
         return self.op("Mul", [self.op("Mul", [x, half], f"{name}.half_x"), self.op("Add", [erf, one], f"{name}.erf1")], f"{name}.gelu")
 
 
-def build_bert_graph(weights: dict[str, np.ndarray], cfg: BertConfig, graph_name: str = "menu_encoder") -> onnx.ModelProto:
-    w = normalise_names(weights)
-    g = _GraphBuilder()
+def _encoder_body(g: _GraphBuilder, w: dict[str, np.ndarray], cfg: BertConfig) -> str:
+    """Embeddings + transformer layers; returns the name of the [batch, sequence, hidden] output."""
     head_dim = cfg.hidden_size // cfg.num_heads
 
     # Embeddings: word + position + token type, then LayerNorm.
@@ -141,20 +140,48 @@ def build_bert_graph(weights: dict[str, np.ndarray], cfg: BertConfig, graph_name
         h = g.linear(h, w[f"{p}.output.dense.weight"], w[f"{p}.output.dense.bias"], f"l{i}.ff2")
         x = g.layer_norm(g.op("Add", [h, x], f"l{i}.res2"), w[f"{p}.output.LayerNorm.weight"], w[f"{p}.output.LayerNorm.bias"],
                          cfg.layer_norm_eps, f"l{i}.ln2")
+    return x
 
-    g.nodes.append(helper.make_node("Identity", [x], ["last_hidden_state"], name="output"))
+
+def _finish(g: _GraphBuilder, graph_name: str, outputs: list[onnx.ValueInfoProto]) -> onnx.ModelProto:
     dims = ["batch", "sequence"]
     graph = helper.make_graph(
         g.nodes,
         graph_name,
         inputs=[helper.make_tensor_value_info(n, TensorProto.INT64, dims) for n in ("input_ids", "attention_mask", "token_type_ids")],
-        outputs=[helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch", "sequence", cfg.hidden_size])],
+        outputs=outputs,
         initializer=g.initializers,
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="menu-intelligence-exporter")
     model.ir_version = 8
     onnx.checker.check_model(model)
     return model
+
+
+def build_bert_graph(weights: dict[str, np.ndarray], cfg: BertConfig, graph_name: str = "menu_encoder") -> onnx.ModelProto:
+    w = normalise_names(weights)
+    g = _GraphBuilder()
+    x = _encoder_body(g, w, cfg)
+    g.nodes.append(helper.make_node("Identity", [x], ["last_hidden_state"], name="output"))
+    return _finish(g, graph_name, [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch", "sequence", cfg.hidden_size])])
+
+
+def build_cross_encoder_graph(weights: dict[str, np.ndarray], cfg: BertConfig, graph_name: str = "menu_reranker") -> onnx.ModelProto:
+    """BERT + pooler (tanh dense on the [CLS] row) + a one-logit classifier, as BertForSequenceClassification with
+    num_labels=1.  Input is a pair encoded [CLS] a [SEP] b [SEP] with token types 0/1; output `logits` [batch]."""
+    w = normalise_names(weights)
+    for name in ("pooler.dense.weight", "pooler.dense.bias", "classifier.weight", "classifier.bias"):
+        if name not in w:
+            raise ValueError(f"cross-encoder weights lack {name}")
+    if w["classifier.weight"].shape != (1, cfg.hidden_size):
+        raise ValueError(f"classifier must have one output, got {w['classifier.weight'].shape}")
+    g = _GraphBuilder()
+    x = _encoder_body(g, w, cfg)
+    cls = g.op("Gather", [x, g.const("cls_index", np.array(0, dtype=np.int64))], "cls", axis=1)  # [batch, hidden]
+    pooled = g.op("Tanh", [g.linear(cls, w["pooler.dense.weight"], w["pooler.dense.bias"], "pooler")], "pooled")
+    logit = g.linear(pooled, w["classifier.weight"], w["classifier.bias"], "classifier")  # [batch, 1]
+    g.nodes.append(helper.make_node("Squeeze", [logit, g.const("squeeze_axis", np.array([1], dtype=np.int64))], ["logits"], name="output"))
+    return _finish(g, graph_name, [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch"])])
 
 
 def reference_forward(weights: dict[str, np.ndarray], cfg: BertConfig, ids: np.ndarray, mask: np.ndarray, types: np.ndarray) -> np.ndarray:
@@ -191,3 +218,11 @@ def reference_forward(weights: dict[str, np.ndarray], cfg: BertConfig, ids: np.n
         h = 0.5 * h * (1.0 + erf_v(h / np.sqrt(2.0)))
         x = ln(lin(h, f"{p}.output.dense") + x, f"{p}.output.LayerNorm.weight", f"{p}.output.LayerNorm.bias")
     return x
+
+
+def reference_cross_encoder(weights: dict[str, np.ndarray], cfg: BertConfig, ids: np.ndarray, mask: np.ndarray, types: np.ndarray) -> np.ndarray:
+    """numpy (float64) logits of the cross-encoder: the parity oracle for build_cross_encoder_graph."""
+    w = {k: v.astype(np.float64) for k, v in normalise_names(weights).items()}
+    hidden = reference_forward(weights, cfg, ids, mask, types)
+    pooled = np.tanh(hidden[:, 0] @ w["pooler.dense.weight"].T + w["pooler.dense.bias"])
+    return (pooled @ w["classifier.weight"].T + w["classifier.bias"])[:, 0]
