@@ -5,6 +5,7 @@
  * Nothing here is used for tuning: fixtures that are eval sets say so in their headers.
  */
 import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { Services } from '../src/core/services.js';
@@ -91,6 +92,15 @@ async function main(): Promise<void> {
   await evalExtra({ services, metric, section, dot, auc });
 
   await services.close();
+
+  // Base vs tuned models on the held-out dishes and queries of models/train (Python, the exporter's venv; no torch).
+  await section('models_base_vs_tuned', async () => {
+    const python = join(REPO_ROOT, 'models', '.venv', 'bin', 'python');
+    const r = spawnSync(python, [join(REPO_ROOT, 'models', 'train', 'evaluate.py')], { encoding: 'utf8', timeout: 1_200_000 });
+    if (r.status !== 0) throw new Error((r.stderr || r.stdout || 'evaluate.py failed').trim().split('\n').pop()!);
+    console.log('# models: base vs tuned on held-out data (models/train/evaluate.py)');
+    for (const line of r.stdout.split('\n')) if (line.trim() && !line.startsWith('[eval]')) console.log(`# ${line}`);
+  });
 }
 
 void existsSync(join(REPO_ROOT, 'eval'));
