@@ -1,15 +1,9 @@
 /**
  * POST /classify through HTTP (in-process server, real models): shapes, order, limits, validation, the knowledge
- * base's labelling conventions, "uncertain", and plan gating through real keys.
+ * base's labelling conventions, "uncertain"; plan gating for every endpoint is in http-plan-gating.test.ts.
  */
 import t from 'tap';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { OPERATOR_KEY, call, startTestServer } from './helpers/server.js';
-import { createAccessControl } from '../src/core/accounts/access.js';
-import { AccountAdmin } from '../src/core/accounts/admin.js';
-import { openAccountStore } from '../src/core/accounts/store.js';
 import { CUISINE_LABELS } from '../src/core/knowledge/index.js';
 
 const auth = { 'x-api-key': OPERATOR_KEY };
@@ -106,24 +100,4 @@ t.test('/classify through HTTP', async (t) => {
     t.equal(r.status, 200);
     t.ok('classifier' in r.body, 'the diagnostic view has a classifier field');
   });
-});
-
-t.test('/classify plan gating: every plan', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mi-classify-plans-'));
-  const gate = await createAccessControl({ dataDir, operatorKey: OPERATOR_KEY });
-  const store = await openAccountStore({ dataDir });
-  const srv = await startTestServer({}, gate);
-  t.teardown(async () => {
-    await srv.close();
-    await gate.close();
-    await store.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-  const admin = new AccountAdmin(store);
-  for (const plan of ['starter', 'pro', 'scale'] as const) {
-    const { key } = await admin.create({ customer: `classify ${plan}`, plan, metering: 'quota' });
-    const r = await call(srv.url, 'POST', '/classify', { items: ['Idli', 'Vada Pav'] }, { 'x-api-key': key });
-    t.equal(r.status, 200, `${plan}: 200`);
-    t.equal(r.body.results.length, 2);
-  }
 });

@@ -3,13 +3,7 @@
  * property needs exact control over cosines (the chaining guard).
  */
 import t from 'tap';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { OPERATOR_KEY, call, startTestServer } from './helpers/server.js';
-import { createAccessControl } from '../src/core/accounts/access.js';
-import { AccountAdmin } from '../src/core/accounts/admin.js';
-import { openAccountStore } from '../src/core/accounts/store.js';
 import { dedupPrepared, definingWordDifference, MAX_PAIRWISE_SCORES } from '../src/core/dedup.js';
 import { getKnowledge } from '../src/core/knowledge/index.js';
 
@@ -217,26 +211,6 @@ t.test('/dedup through HTTP', async (t) => {
     t.comment(`2000 items: first call ${first.body.processing_time_ms} ms, repeat ${again.body.processing_time_ms} ms (embeddings cached)`);
     t.ok(again.body.processing_time_ms < 1500, `cached run ${again.body.processing_time_ms} ms`);
   });
-});
-
-t.test('/dedup plan gating: Scale only', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mi-dedup-plans-'));
-  const gate = await createAccessControl({ dataDir, operatorKey: OPERATOR_KEY });
-  const store = await openAccountStore({ dataDir });
-  const srv = await startTestServer({}, gate);
-  t.teardown(async () => {
-    await srv.close();
-    await gate.close();
-    await store.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-  const admin = new AccountAdmin(store);
-  for (const [plan, status] of [['starter', 403], ['pro', 403], ['scale', 200]] as const) {
-    const { key } = await admin.create({ customer: `dedup ${plan}`, plan, metering: 'quota' });
-    const r = await call(srv.url, 'POST', '/dedup', { items: ['Idli', 'Idly'] }, { 'x-api-key': key });
-    t.equal(r.status, status, `${plan}: ${status}`);
-    if (status === 403) t.match(r.body.detail, /scale/i, 'the detail names the plan that has it');
-  }
 });
 
 t.test('clustering core: anti-chaining on constructed vectors', async (t) => {

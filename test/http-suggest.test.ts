@@ -1,15 +1,9 @@
 /**
  * POST /suggest through HTTP (in-process server, real models): shapes, limits, validation, the dietary rule, the
- * exclusion of cart items and their noisy or sized variants, missing-category priority, and plan gating.
+ * exclusion of cart items and their noisy or sized variants, missing-category priority (plan gating: http-plan-gating.test.ts).
  */
 import t from 'tap';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { OPERATOR_KEY, call, startTestServer } from './helpers/server.js';
-import { createAccessControl } from '../src/core/accounts/access.js';
-import { AccountAdmin } from '../src/core/accounts/admin.js';
-import { openAccountStore } from '../src/core/accounts/store.js';
 
 const auth = { 'x-api-key': OPERATOR_KEY };
 const CATEGORIES = ['main', 'beverage', 'bread', 'side', 'dessert'];
@@ -173,25 +167,4 @@ t.test('/suggest through HTTP', async (t) => {
     t.equal((await suggest({ cart: ['Idli'], menu: MENU, top_k: null })).status, 200, 'top_k null means the default');
     t.equal((await call(base, 'POST', '/suggest', { cart: ['Idli'], menu: MENU })).status, 401, 'no key → 401');
   });
-});
-
-t.test('/suggest plan gating: Pro and Scale', async (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mi-suggest-plans-'));
-  const gate = await createAccessControl({ dataDir, operatorKey: OPERATOR_KEY });
-  const store = await openAccountStore({ dataDir });
-  const srv = await startTestServer({}, gate);
-  t.teardown(async () => {
-    await srv.close();
-    await gate.close();
-    await store.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-  const admin = new AccountAdmin(store);
-  for (const [plan, status] of [['starter', 403], ['pro', 200], ['scale', 200]] as const) {
-    const { key } = await admin.create({ customer: `suggest ${plan}`, plan, metering: 'quota' });
-    const r = await call(srv.url, 'POST', '/suggest', { cart: ['Idli'], menu: ['Filter Coffee', 'Medu Vada'] }, { 'x-api-key': key });
-    t.equal(r.status, status, `${plan}: ${status}`);
-    if (status === 403) t.match(r.body.detail, /pro/i, 'the detail names the plan that has it');
-    else t.equal(r.body.suggestions.length, 2);
-  }
 });
