@@ -14,7 +14,7 @@ import { conflicts, profileItem, type ItemProfile } from './items.js';
  *                 OR precision ≥ CONFIRM_AT )                              — or confirm a synonym the cosine misses
  * so lowering cosine_threshold matches more aggressively, and conflicts always win.
  */
-export const MATCH_COSINE_GATE = 0.2;
+export const MATCH_COSINE_GATE = 0.4;
 export const VETO_BELOW = 0.3;
 export const CONFIRM_AT = 0.8;
 export const SAME_DISH_PROBABILITY = 0.97;
