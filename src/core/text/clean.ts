@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { KNOWLEDGE_DIR } from '../paths.js';
 import { readList, readTsv } from '../knowledge/tsv.js';
-import { loadDishBook } from '../knowledge/dishes.js';
-import { buildDevanagariDictionary, hasDevanagari, transliterateDevanagari } from '../knowledge/transliterate.js';
+import { getKnowledge, loadKnowledge } from '../knowledge/index.js';
+import { hasDevanagari, transliterateDevanagari } from '../knowledge/transliterate.js';
 
 export type NoiseKind = 'price' | 'size' | 'promo' | 'emoji' | 'decoration';
 
@@ -49,7 +49,9 @@ export function loadCleaningLexicon(dir: string = KNOWLEDGE_DIR): CleaningLexico
   const addWords = (text: string): void => {
     for (const w of text.toLowerCase().split(/[^a-z0-9]+/)) if (w.length > 1) vocabulary.add(w);
   };
-  const book = loadDishBook(dir);
+  // The checkout's knowledge is loaded once per process and shared with the lookups; other folders (tests) load their own.
+  const knowledge = dir === KNOWLEDGE_DIR ? getKnowledge() : loadKnowledge(dir);
+  const book = knowledge.book;
   for (const dish of book.dishes) {
     addWords(dish.name);
     for (const a of dish.aliases) addWords(a);
@@ -62,7 +64,7 @@ export function loadCleaningLexicon(dir: string = KNOWLEDGE_DIR): CleaningLexico
     sizes: readList(join(lex, 'sizes.txt')).map((p) => p.toLowerCase()),
     misspellings,
     vocabulary,
-    devanagari: buildDevanagariDictionary(book.dishes),
+    devanagari: knowledge.lookup.devanagari,
   };
 }
 
