@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { Services } from '../src/core/services.js';
@@ -96,7 +97,10 @@ async function main(): Promise<void> {
   // Base vs tuned models on the held-out dishes and queries of models/train (Python, the exporter's venv; no torch).
   await section('models_base_vs_tuned', async () => {
     const python = join(REPO_ROOT, 'models', '.venv', 'bin', 'python');
-    const r = spawnSync(python, [join(REPO_ROOT, 'models', 'train', 'evaluate.py')], { encoding: 'utf8', timeout: 1_200_000 });
+    // Results go to a temp file: npm run eval must not rewrite the tracked models/train/eval/results.json (its
+    // latency fields change every run); train.sh records that file when the models change.
+    const out = join(tmpdir(), `menu-intel-model-eval-${process.pid}.json`);
+    const r = spawnSync(python, [join(REPO_ROOT, 'models', 'train', 'evaluate.py'), '--json', out], { encoding: 'utf8', timeout: 1_200_000 });
     if (r.status !== 0) throw new Error((r.stderr || r.stdout || 'evaluate.py failed').trim().split('\n').pop()!);
     console.log('# models: base vs tuned on held-out data (models/train/evaluate.py)');
     for (const line of r.stdout.split('\n')) if (line.trim() && !line.startsWith('[eval]')) console.log(`# ${line}`);
