@@ -16,13 +16,10 @@ export interface EvalKit {
 }
 
 /** Metrics of the knowledge base and the endpoints built on it. */
-export async function evalExtra(kit: EvalKit): Promise<void> {
-  await evalKnowledge(kit);
-  await evalMatch(kit);
-  await evalSearch(kit);
-  await evalDedup(kit);
-  await evalReport(kit);
-  await evalClassify(kit);
-  await evalNonfood(kit);
-  await evalSuggest(kit);
+export async function evalExtra(kit: EvalKit, only?: ReadonlySet<string>): Promise<void> {
+  const parts: [string, (k: EvalKit) => Promise<void>][] = [
+    ['knowledge', evalKnowledge], ['match', evalMatch], ['search', evalSearch], ['dedup', evalDedup],
+    ['report', evalReport], ['classify', evalClassify], ['nonfood', evalNonfood], ['suggest', evalSuggest],
+  ];
+  for (const [name, run] of parts) if (!only || only.has(name)) await run(kit);
 }

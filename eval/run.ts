@@ -39,13 +39,21 @@ async function section(name: string, fn: () => Promise<void>): Promise<void> {
   }
 }
 
+/** `--only match,search` runs just those parts (a quicker loop while tuning on the dev third); the full run is what
+ * gets reported. */
+function onlyParts(): ReadonlySet<string> | undefined {
+  const i = process.argv.indexOf('--only');
+  return i >= 0 && process.argv[i + 1] ? new Set(process.argv[i + 1]!.split(',')) : undefined;
+}
+
 async function main(): Promise<void> {
+  const only = onlyParts();
   const services = new Services(loadConfig({ ...process.env, MENU_CACHE_BYTES: String(256 * 1024 * 1024) }));
   await services.ready;
   const enc = services.requireEncoder();
   console.log(`# eval of ${enc.model.id} on ${new Date().toISOString().slice(0, 10)}; shared data ${sharedAvailable() ? 'present' : 'missing'}`);
 
-  await section('noise_clean_exact_match', async () => {
+  if (!only || only.has('embeddings')) await section('noise_clean_exact_match', async () => {
     const rows = readFixture('test/fixtures/noise_labelled.tsv');
     let exact = 0;
     let noiseTp = 0, noiseFp = 0, noiseFn = 0;
@@ -62,7 +70,7 @@ async function main(): Promise<void> {
     metric('noise_detect_f1', (2 * noiseTp) / (2 * noiseTp + noiseFp + noiseFn), `tp ${noiseTp} fp ${noiseFp} fn ${noiseFn}`);
   });
 
-  await section('same_dish_auc_cosine', async () => {
+  if (!only || only.has('embeddings')) await section('same_dish_auc_cosine', async () => {
     const rows = readFixture('test/fixtures/same_dish_pairs.tsv');
     const a = await services.embedTexts(rows.map((r) => r.text_a!), 384);
     const b = await services.embedTexts(rows.map((r) => r.text_b!), 384);
@@ -71,7 +79,7 @@ async function main(): Promise<void> {
     metric('same_dish_auc_cosine', auc(scores, labels), `${rows.length} labelled pairs, ${enc.model.id}, cleaned text, 384-d`);
   });
 
-  await section('dim_recall_at_10', async () => {
+  if (!only || only.has('embeddings')) await section('dim_recall_at_10', async () => {
     if (!sharedAvailable()) throw new Error('../shared/data missing');
     const names = [...new Set(realMenuItems().map((x) => services.cleaner.clean(x.name).text))];
     const corpus = sample(names, 2000, 7);
@@ -90,12 +98,12 @@ async function main(): Promise<void> {
 
   if (process.argv.includes('--dev')) console.log('# --dev: the dev third of the match and search fixtures (for tuning; not reported)');
   else console.log('# match and search: the held-out two thirds of their fixtures (the dev third is used for tuning)');
-  await evalExtra({ services, metric, section, dot, auc });
+  await evalExtra({ services, metric, section, dot, auc }, only);
 
   await services.close();
 
   // Base vs tuned models on the held-out dishes and queries of models/train (Python, the exporter's venv; no torch).
-  await section('models_base_vs_tuned', async () => {
+  if (!only || only.has('models')) await section('models_base_vs_tuned', async () => {
     const python = join(REPO_ROOT, 'models', '.venv', 'bin', 'python');
     // Results go to a temp file: npm run eval must not rewrite the tracked models/train/eval/results.json (its
     // latency fields change every run); train.sh records that file when the models change.

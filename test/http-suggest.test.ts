@@ -113,6 +113,14 @@ t.test('/suggest through HTTP', async (t) => {
     const mixed = await suggest({ cart: ['Paneer Tikka', 'Chicken Biryani'], menu: MENU, top_k: 20 });
     t.equal(mixed.body.cart_dietary, 'mixed', 'a veg dish beside a non-veg one is mixed');
     t.ok((mixed.body.suggestions as Suggestion[]).some((s) => NON_VEG.has(s.item)), 'a mixed cart may get non-veg');
+
+    // A brownie is egg only by its usual recipe: in a veg cart it must not turn the cart mixed (which would let
+    // chicken through), and the cart is still read as veg.
+    const withBrownie = await suggest({ cart: ['Dal Makhani', 'Veg Biryani', 'Chocolate Brownie'], menu: MENU, top_k: 20 });
+    t.equal(withBrownie.body.cart_dietary, 'veg', 'a brownie does not make a veg cart mixed');
+    for (const s of withBrownie.body.suggestions as Suggestion[]) t.notOk(NON_VEG.has(s.item), `${s.item} is veg`);
+    const eggCart = await suggest({ cart: ['Dal Makhani', 'Egg Curry'], menu: MENU });
+    t.equal(eggCart.body.cart_dietary, 'mixed', 'a named egg dish still counts as non-veg');
   });
 
   t.test('cart items and their noisy or sized variants are never suggested', async (t) => {

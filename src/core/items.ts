@@ -13,6 +13,9 @@ export interface ItemProfile {
   readonly dishHow: 'exact' | 'fuzzy' | null;
   readonly dishScore: number;
   readonly diet: DietCue;
+  /** The diet is egg only because the dish's usual recipe has egg (cakes, brownies, mousse): the name itself says
+   * nothing about egg, and real menus label many such items veg (eggless is common). */
+  readonly eggByRecipeOnly: boolean;
   readonly protein: Protein | null;
   readonly course: Course;
   readonly courseConfidence: number;
@@ -43,6 +46,7 @@ export function profileItem(cleanedText: string): ItemProfile {
     dishHow: match?.how ?? null,
     dishScore: match?.score ?? 0,
     diet,
+    eggByRecipeOnly: diet === 'egg' && trustDish && cues.diet.value === 'unknown',
     protein,
     course: dish ? dish.course : cues.course.value,
     courseConfidence: dish ? (match!.how === 'exact' ? 0.95 : 0.8) : cues.course.confidence,

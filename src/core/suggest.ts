@@ -59,7 +59,11 @@ export interface ItemFacts {
   readonly key: string;
   readonly profile: ItemProfile;
   readonly category: Course;
+  /** What filtering trusts: egg counts as non-veg, including egg by usual recipe. */
   readonly diet: 'veg' | 'non_veg' | 'unknown';
+  /** What reading the cart trusts: an item that is egg only by usual recipe ("Chocolate Brownie") is unknown, so it
+   * neither makes a veg cart mixed nor lets non-veg suggestions through. */
+  readonly cartDiet: 'veg' | 'non_veg' | 'unknown';
   readonly cuisine: CuisineOrUncertain;
 }
 
@@ -151,11 +155,11 @@ function reasonFor(item: ItemFacts, fillsGap: boolean, cart: CartSummary): strin
 }
 
 /** veg when no item is non-veg (and one is veg); mixed when a veg dish (main or side) sits next to a non-veg one. */
-export function cartDietary(cart: readonly ItemFacts[]): CartDietary {
-  const nonVeg = cart.some((c) => c.diet === 'non_veg');
-  if (!nonVeg) return cart.some((c) => c.diet === 'veg') ? 'veg' : 'unknown';
+export function cartDietary(cart: readonly Pick<ItemFacts, 'cartDiet' | 'category'>[]): CartDietary {
+  const nonVeg = cart.some((c) => c.cartDiet === 'non_veg');
+  if (!nonVeg) return cart.some((c) => c.cartDiet === 'veg') ? 'veg' : 'unknown';
   // Bread, drinks and desserts are veg in every cart; only a veg dish of its own makes a non-veg cart mixed.
-  const vegDish = cart.some((c) => c.diet === 'veg' && (c.category === 'main' || c.category === 'side'));
+  const vegDish = cart.some((c) => c.cartDiet === 'veg' && (c.category === 'main' || c.category === 'side'));
   return vegDish ? 'mixed' : 'non_veg';
 }
 
@@ -299,6 +303,7 @@ export async function suggestWithDetail(
       profile,
       category: suggestCategory(profile, c.removed, cuisines[i]!.cuisine, vectors[i]!, services.modelId),
       diet: vegOrNot(profile.diet),
+      cartDiet: profile.eggByRecipeOnly ? 'unknown' : vegOrNot(profile.diet),
       cuisine: cuisines[i]!.cuisine,
     };
   });
