@@ -1,4 +1,6 @@
 import { conflicts, profileItem, type ItemProfile } from './items.js';
+import { nameKey } from './knowledge/index.js';
+import { toEnglishFoodWords } from './knowledge/translate.js';
 
 /**
  * The precision stage for "are these the same dish?", used by /match and /dedup.
@@ -13,6 +15,9 @@ import { conflicts, profileItem, type ItemProfile } from './items.js';
  *           AND ( (cosine ≥ cosine_threshold AND precision ≥ VETO_BELOW)   — the precision stage can veto a look-alike
  *                 OR precision ≥ CONFIRM_AT )                              — or confirm a synonym the cosine misses
  * so lowering cosine_threshold matches more aggressively, and conflicts always win.
+ * The cross-encoder reads both texts with other-language food words in English (what the encoder embeds too), and
+ * two texts that are the same words once rendered so ("Macchi Fry" / "Fish Fry", "Pollo Asado" / "Grilled Chicken")
+ * count as the same dish the way a knowledge-base identity does.
  */
 export const MATCH_COSINE_GATE = 0.4;
 export const VETO_BELOW = 0.3;
@@ -70,13 +75,15 @@ export async function judgePairs(
   scorer: PairScorer | null,
 ): Promise<PairVerdict[]> {
   const profiles = pairs.map(([a, b]) => [profileItem(a), profileItem(b)] as const);
+  const rendered = pairs.map(([a, b]) => [toEnglishFoodWords(a), toEnglishFoodWords(b)] as const);
+  const sameWords = rendered.map(([a, b]) => nameKey(a) === nameKey(b));
   // The gate bounds precision-stage cost; a knowledge-base identity costs nothing, so a synonym the base encoder
   // scores low (Murgh Makhani / Butter Chicken, cosine 0.15) still reaches the precision stage.
-  const gated = cosines.map((c, i) => c >= MATCH_COSINE_GATE || dishIdentity(profiles[i]![0], profiles[i]![1]) === 'same');
+  const gated = cosines.map((c, i) => c >= MATCH_COSINE_GATE || sameWords[i]! || dishIdentity(profiles[i]![0], profiles[i]![1]) === 'same');
   const modelScores = new Map<number, number>();
   if (scorer) {
     const idx = gated.flatMap((g, i) => (g ? [i] : []));
-    const scores = await scorer.score(idx.map((i) => pairs[i]!));
+    const scores = await scorer.score(idx.map((i) => rendered[i]!));
     idx.forEach((i, k) => modelScores.set(i, scores[k]!));
   }
   return pairs.map((_, i) => {
@@ -85,7 +92,7 @@ export async function judgePairs(
     const flags = conflicts(pa, pb);
     if (!gated[i]) return { cosine, reranker_score: null, match: false, ...flags };
     let p = modelScores.get(i) ?? knowledgeProbability(pa, pb, cosine);
-    const identity = dishIdentity(pa, pb);
+    const identity = sameWords[i] ? 'same' : dishIdentity(pa, pb);
     if (identity === 'same') p = Math.max(p, SAME_DISH_PROBABILITY);
     else if (identity === 'different') p = Math.min(p, DIFFERENT_DISH_PROBABILITY);
     const conflict = flags.dietary_conflict || flags.protein_conflict;
