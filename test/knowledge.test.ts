@@ -205,7 +205,7 @@ const RESOLVE_CASES: [string, string | null, ('exact' | 'fuzzy')?][] = [
   ['chiken biriyani', 'Chicken Biryani', 'fuzzy'],
   ['Butter Chiken', 'Butter Chicken', 'fuzzy'],
   ['Masla Dosa', 'Masala Dosa', 'fuzzy'],
-  ['pavbhaji', 'Pav Bhaji', 'fuzzy'],
+  ['pavbhajji', 'Pav Bhaji', 'fuzzy'],
   ['Veg Burgers', 'Veg Burger', 'fuzzy'],
   ['Special Veg Fried Rice', 'Veg Fried Rice', 'fuzzy'],
   ['Chicken Dum Biryani Hyderabadi Style', 'Hyderabadi Chicken Biryani', 'fuzzy'],
