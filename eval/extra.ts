@@ -1,5 +1,5 @@
 import type { Services } from '../src/core/services.js';
-import { evalMatch, evalSearch } from './search_match.js';
+import { evalMatch, evalMinedDietPairs, evalSearch } from './search_match.js';
 import { evalKnowledge } from './knowledge.js';
 import { evalDedup } from './dedup.js';
 import { evalReport } from './report.js';
@@ -18,7 +18,7 @@ export interface EvalKit {
 /** Metrics of the knowledge base and the endpoints built on it. */
 export async function evalExtra(kit: EvalKit, only?: ReadonlySet<string>): Promise<void> {
   const parts: [string, (k: EvalKit) => Promise<void>][] = [
-    ['knowledge', evalKnowledge], ['match', evalMatch], ['search', evalSearch], ['dedup', evalDedup],
+    ['knowledge', evalKnowledge], ['match', async (k) => { await evalMatch(k); await evalMinedDietPairs(k); }], ['search', evalSearch], ['dedup', evalDedup],
     ['report', evalReport], ['classify', evalClassify], ['nonfood', evalNonfood], ['suggest', evalSuggest],
   ];
   for (const [name, run] of parts) if (!only || only.has(name)) await run(kit);

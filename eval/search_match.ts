@@ -4,7 +4,8 @@ import { REPO_ROOT } from '../src/core/paths.js';
 import { matchRoute } from '../src/routes/match.js';
 import { searchRoute } from '../src/routes/search.js';
 import type { RouteContext } from '../src/routes/route.js';
-import { readFixture } from './data.js';
+import { readFixture, realMenuItems, sharedAvailable } from './data.js';
+import { conflicts, profileItem } from '../src/core/items.js';
 import type { EvalKit } from './extra.js';
 
 function ctxOf(kit: EvalKit): RouteContext {
@@ -48,6 +49,43 @@ export async function evalMatch(kit: EvalKit, label = DEV_SPLIT ? '_dev' : ''): 
     kit.metric(`match_accuracy${label}`, (tp + tn) / rows.length, `${rows.length} labelled pairs; precision ${p.toFixed(3)} recall ${rc.toFixed(3)} F1 ${((2 * p * rc) / (p + rc)).toFixed(3)}`);
     kit.metric(`match_dietary_conflict_accuracy${label}`, dietOk / rows.length, `missed dietary conflicts: ${missedDiet}`);
     kit.metric(`match_protein_conflict_accuracy${label}`, protOk / rows.length);
+  });
+}
+
+/**
+ * Dietary-conflict recall on real pairs: items of one restaurant (../shared/data) whose source veg flags differ and
+ * whose names share at least half their words ("Opium Cake" / "Eggless Opium Cake", "Veg Momos" / "Chicken Momos").
+ * The flags are the restaurants' own; the pairs were used while developing the conflict rules, so this is a
+ * development measure beside the held-out match_dietary_conflict_accuracy.
+ */
+export async function evalMinedDietPairs(kit: EvalKit): Promise<void> {
+  await kit.section('match_dietary_conflict_recall_real_pairs', async () => {
+    if (!sharedAvailable()) throw new Error('../shared/data missing');
+    const byRestaurant = new Map<string, { name: string; veg: boolean }[]>();
+    for (const r of realMenuItems()) {
+      if (!r.diet) continue;
+      const list = byRestaurant.get(r.restaurant) ?? [];
+      list.push({ name: r.name, veg: r.diet === 'veg' });
+      byRestaurant.set(r.restaurant, list);
+    }
+    const words = (t: string): Set<string> => new Set(t.toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 1));
+    let pairs = 0, flagged = 0;
+    for (const items of byRestaurant.values()) {
+      const unique = [...new Map(items.map((i) => [i.name.toLowerCase(), i])).values()];
+      for (let i = 0; i < unique.length; i++) {
+        for (let j = i + 1; j < unique.length; j++) {
+          const a = unique[i]!, b = unique[j]!;
+          if (a.veg === b.veg) continue;
+          const wa = words(a.name), wb = words(b.name);
+          const shared = [...wa].filter((w) => wb.has(w)).length;
+          if (shared / new Set([...wa, ...wb]).size < 0.5) continue;
+          pairs++;
+          const pa = profileItem(kit.services.cleaner.clean(a.name).text), pb = profileItem(kit.services.cleaner.clean(b.name).text);
+          if (conflicts(pa, pb).dietary_conflict) flagged++;
+        }
+      }
+    }
+    kit.metric('match_dietary_conflict_recall_real_pairs', flagged / Math.max(1, pairs), `${flagged}/${pairs} same-restaurant look-alike pairs with different source veg flags; development data`);
   });
 }
 

@@ -121,6 +121,21 @@ t.test('/search and /match through HTTP', async (t) => {
     t.equal(biryani.text_a, 'Chicken Biryani', 'texts come back as submitted');
     t.equal(biryani.text_b, 'Chiken Biriyani ₹250');
     for (const x of r.body.results) t.ok(x.cosine >= 0 && x.cosine <= 1);
+    // The menu's own pairing tells the diet: an eggless twin means the plain cake has egg; a "Non Veg" twin means the
+    // plain dish is the veg one. Other-language words rendered in English make the same dish.
+    const twins = await match([
+      ['Opium Cake [1/2kg]', 'Eggless Opium Cake [1/2kg]'],
+      ['Singapore Noodles', 'Non Veg Singapore Noodles'],
+      ['Macchi Fry', 'Fish Fry'],
+      ['Veg Hakka Ndls', 'Veg Hakka Noodles'],
+    ]);
+    const [eggless, nonVegTwin, macchi, abbreviated] = twins.body.results;
+    t.equal(eggless.dietary_conflict, true, 'eggless vs plain cake is veg vs egg');
+    t.equal(eggless.match, false);
+    t.equal(nonVegTwin.dietary_conflict, true, '"Non Veg X" beside "X"');
+    t.equal(macchi.match, true, 'macchi = fish');
+    t.ok(macchi.reranker_score >= 0.97, 'the same words once rendered in English: at least the same-dish probability');
+    t.equal(abbreviated.match, true, 'Ndls = Noodles');
     const strict = await match([['Paneer Butter Masala', 'Paneer Makhani Masala']], { cosine_threshold: 0.99 });
     const loose = await match([['Paneer Butter Masala', 'Paneer Makhani Masala']], { cosine_threshold: 0.1 });
     t.ok(Number(loose.body.results[0].match) >= Number(strict.body.results[0].match), 'a lower threshold never matches less');

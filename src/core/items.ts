@@ -1,4 +1,4 @@
-import { getKnowledge } from './knowledge/index.js';
+import { getKnowledge, nameKey } from './knowledge/index.js';
 import type { Course, Cuisine, Dish, Protein } from './knowledge/dishes.js';
 import { menuTextCues, type DietCue } from './knowledge/cues.js';
 
@@ -64,11 +64,30 @@ export interface ConflictFlags {
 }
 
 /** One side veg and the other non-veg (egg counts as non-veg); both main proteins known and different. */
+const DIET_MARKER = /\b(?:non[-\s]?veg(?:etarian)?|pure veg|veg(?:etarian)?)\b/gi;
+
+function dietMarkerPair(a: ItemProfile, b: ItemProfile, da: string, db: string): boolean {
+  const ma = a.text.match(DIET_MARKER) !== null, mb = b.text.match(DIET_MARKER) !== null;
+  if (ma === mb) return false;
+  const [marked, plain, plainDiet] = ma ? [a, b, db] : [b, a, da];
+  return plainDiet === 'unknown' && nameKey(marked.text.replace(DIET_MARKER, ' ')) === nameKey(plain.text);
+}
+
+const EGGLESS = /\begg\s?less\b|\begg[-\s]free\b|\bwithout eggs?\b|\bno eggs?\b/i;
+
 export function conflicts(a: ItemProfile, b: ItemProfile): ConflictFlags {
   const da = vegOrNot(a.diet);
   const db = vegOrNot(b.diet);
+  // A menu that sells an "Eggless Opium Cake" beside an "Opium Cake" is telling us the plain one has egg: an eggless
+  // text against one whose own words leave the diet open (cakes, pastries, brownies) is a veg / egg pair.
+  const ea = EGGLESS.test(a.text), eb = EGGLESS.test(b.text);
+  const egglessPair = ea !== eb && (ea ? db : da) === 'unknown';
+  // Likewise "Non Veg Singapore Noodles" beside "Singapore Noodles", "Veg Manchow Soup" beside "Manchow Soup": when
+  // the texts are the same words but for a diet marker and the unmarked one's diet is open, they are the two diets.
+  const markerPair = dietMarkerPair(a, b, da, db);
   return {
-    dietary_conflict: da !== 'unknown' && db !== 'unknown' && da !== db,
+    dietary_conflict: (da !== 'unknown' && db !== 'unknown' && da !== db) || egglessPair || markerPair,
+
     protein_conflict: a.protein !== null && b.protein !== null && a.protein !== b.protein,
   };
 }
