@@ -3,22 +3,18 @@
 // Usage: `npm install` once in bench/, build the server (repo root: `node scripts/setup.mjs && npx tspc -p tsconfig.json`),
 // then `npm run bench` (or `bash run.sh`). `--quick` cuts the run counts for a smoke test (numbers not comparable).
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { FreshTexts, readRealMenuNames, seededRandom, shuffle, syntheticMenuNames } from './lib/menu-names.mjs';
-import { startServer, waitHealthy } from './lib/server.mjs';
+import { startServer, stopServer, waitHealthy } from './lib/server.mjs';
 import { loadBaselinePipeline, prepareBaselineModel } from './lib/baseline.mjs';
 import { fmt, fmtRatio, median, percentile } from './lib/stats.mjs';
 import { processCpuMs } from './lib/cpu.mjs';
+import { BENCH_DIR, REPO_ROOT, DATA_DIR, THREADS, SEED, QUICK } from './lib/env.mjs';
+import { createReporter, runBench, writeResults } from './lib/report.mjs';
 
-const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
-const REPO_ROOT = resolve(BENCH_DIR, '..');
-const DATA_DIR = process.env.BENCH_DATA_DIR ?? resolve(REPO_ROOT, '../shared/data');
-const THREADS = Number(process.env.BENCH_THREADS ?? 2);
-const SEED = Number(process.env.BENCH_SEED ?? 11);
-const QUICK = process.argv.includes('--quick');
 
 const RUNS = QUICK
   ? { cold100: 4, warm100: 6, batch1000: 2, batch5000: 1, baseline100: 4, micro: 2 }
@@ -30,23 +26,7 @@ const DIMENSION = 128; // the API's default dimension, what most callers get
 const TARGETS = { coldVsBaseline: 1.5, warm100P50Ms: 5, batch1000P50Ms: 1200, clean10kMs: 100 };
 const SEED_FIGURES = { embed100: '50 ms', batch1000: '400 ms', batch5000: 'about 2 s' };
 
-const lines = [];
-const warnings = [];
-function report(line) {
-  lines.push(line);
-  console.log(line);
-}
-function progress(msg) {
-  console.error(`# ${msg}`);
-}
-function check(ok, okText, missText) {
-  if (ok) report(`target ok: ${okText}`);
-  else {
-    const w = `WARNING target missed: ${missText}`;
-    warnings.push(w);
-    report(w);
-  }
-}
+const { lines, warnings, report, progress, check, finish } = createReporter();
 
 async function importDist(rel) {
   const path = join(REPO_ROOT, 'dist', rel);
@@ -257,27 +237,13 @@ async function main() {
     check(ratio >= TARGETS.coldVsBaseline, `cold /embed 100 is ${fmtRatio(ratio)}× the baseline (≥ ${TARGETS.coldVsBaseline}×)`, `cold /embed 100 is ${fmtRatio(ratio)}× the baseline, target ≥ ${TARGETS.coldVsBaseline}×`);
     check(p50Warm <= TARGETS.warm100P50Ms, `warm /embed 100 p50 ${fmt(p50Warm)} ms (≤ ${TARGETS.warm100P50Ms} ms)`, `warm /embed 100 p50 ${fmt(p50Warm)} ms, target ≤ ${TARGETS.warm100P50Ms} ms`);
     check(p50B1k <= TARGETS.batch1000P50Ms, `/embed/batch 1000 p50 ${fmt(p50B1k)} ms (≤ ${TARGETS.batch1000P50Ms} ms)`, `/embed/batch 1000 p50 ${fmt(p50B1k)} ms, target ≤ ${TARGETS.batch1000P50Ms} ms`);
-    for (const w of warnings.filter((w) => !lines.includes(w))) report(w);
-    report(`# load average at end ${loadavg().map((x) => x.toFixed(2)).join(' ')} (other agents share this box: ±30% between runs is normal)`);
+    finish();
     results.summary = { serverCpuPerRun, baselineCpuPerRun, p50Cold, p50A, p50A2, p50Warm, p50B1k, p50B5k, p50Base, ratio, clean10kMedianMs: micro.cleanWall, clean10kCpuMs: micro.cleanCpu, tokenize10kMedianMs: micro.tokenWall };
   } finally {
-    progress('stopping the server (SIGTERM)');
-    const code = await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-    if (code !== 0) console.error(`# server exited with ${code}`);
+    await stopServer(server, dataDir);
   }
   results.lines = lines;
-  const outDir = join(BENCH_DIR, 'results');
-  mkdirSync(outDir, { recursive: true });
-  const outFile = join(outDir, `embed-${started.toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(outFile, JSON.stringify(results, null, 2));
-  progress(`samples written to ${outFile}`);
+  progress(`samples written to ${writeResults(BENCH_DIR, 'embed', started, results)}`);
 }
 
-main().then(
-  () => process.exit(0), // a missed target is a warning line, not a failure; exit explicitly so ORT threads cannot hold the process
-  (err) => {
-    console.error(`bench failed: ${err instanceof Error ? err.stack : err}`);
-    process.exit(1);
-  },
-);
+runBench(main);

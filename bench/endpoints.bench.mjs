@@ -5,21 +5,17 @@
 // Usage: build the server (repo root: `node scripts/setup.mjs && npx tspc -p tsconfig.json`), then
 // `npm run bench:endpoints` in bench/. `--quick` cuts the run counts for a smoke test (numbers not comparable).
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { FreshTexts, readRealMenuNames, seededRandom, shuffle, syntheticMenuNames } from './lib/menu-names.mjs';
-import { startServer, waitHealthy } from './lib/server.mjs';
+import { startServer, stopServer, waitHealthy } from './lib/server.mjs';
 import { fmt, fmtRatio, median, percentile } from './lib/stats.mjs';
 import { processCpuMs } from './lib/cpu.mjs';
+import { BENCH_DIR, REPO_ROOT, DATA_DIR, THREADS, SEED, QUICK } from './lib/env.mjs';
+import { createReporter, runBench, writeResults } from './lib/report.mjs';
 
-const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
-const REPO_ROOT = resolve(BENCH_DIR, '..');
-const DATA_DIR = process.env.BENCH_DATA_DIR ?? resolve(REPO_ROOT, '../shared/data');
-const THREADS = Number(process.env.BENCH_THREADS ?? 2);
-const SEED = Number(process.env.BENCH_SEED ?? 11);
-const QUICK = process.argv.includes('--quick');
 
 const RUNS = QUICK
   ? { small: 3, report: 2, dedup2000: 2, rerankHttp: 2, rerankInProcess: 2 }
@@ -40,23 +36,7 @@ const TARGET_DEDUP2000_MS = 1000;
 const QUERY_WORDS = ['spicy', 'crispy', 'cheesy', 'healthy', 'creamy', 'light', 'smoky', 'tangy', 'buttery', 'hot'];
 const QUERY_FOODS = ['chicken', 'paneer', 'noodles', 'rice', 'soup', 'snacks', 'dessert', 'breakfast', 'veg starter', 'seafood'];
 
-const lines = [];
-const warnings = [];
-function report(line) {
-  lines.push(line);
-  console.log(line);
-}
-function progress(msg) {
-  console.error(`# ${msg}`);
-}
-function check(ok, okText, missText) {
-  if (ok) report(`target ok: ${okText}`);
-  else {
-    const w = `WARNING target missed: ${missText}`;
-    warnings.push(w);
-    report(w);
-  }
-}
+const { lines, warnings, report, progress, check, finish } = createReporter();
 function expect(ok, what) {
   if (!ok) throw new Error(`wrong response: ${what}`);
 }
@@ -432,26 +412,12 @@ async function main() {
     }
     report(`noise_same_vs_same_ratio ${fmtRatio(p50(searchCold.noise) / p50(searchCold.floor))} (the search floor run twice in each round, second p50 ÷ first: a ratio no further from 1 than this is noise)`);
     check(p50(d2k.cold) < TARGET_DEDUP2000_MS, `cold /dedup 2000 p50 ${fmt(p50(d2k.cold))} ms (< ${TARGET_DEDUP2000_MS} ms)`, `cold /dedup 2000 p50 ${fmt(p50(d2k.cold))} ms, target < ${TARGET_DEDUP2000_MS} ms`);
-    for (const w of warnings.filter((w) => !lines.includes(w))) report(w);
-    report(`# load average at end ${loadavg().map((x) => x.toFixed(2)).join(' ')} (other agents share this box: ±30% between runs is normal)`);
+    finish();
   } finally {
-    progress('stopping the server (SIGTERM)');
-    const code = await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-    if (code !== 0) console.error(`# server exited with ${code}`);
+    await stopServer(server, dataDir);
   }
   results.lines = lines;
-  const outDir = join(BENCH_DIR, 'results');
-  mkdirSync(outDir, { recursive: true });
-  const outFile = join(outDir, `endpoints-${started.toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(outFile, JSON.stringify(results, null, 2));
-  progress(`samples written to ${outFile}`);
+  progress(`samples written to ${writeResults(BENCH_DIR, 'endpoints', started, results)}`);
 }
 
-main().then(
-  () => process.exit(0), // a missed target is a warning line, not a failure; exit explicitly so ORT threads cannot hold the process
-  (err) => {
-    console.error(`bench failed: ${err instanceof Error ? err.stack : err}`);
-    process.exit(1);
-  },
-);
+runBench(main);

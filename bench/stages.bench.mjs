@@ -3,17 +3,13 @@
 // stage is run on the served int8 graph and on the stock int8 graph with the server's own batcher, so the two model
 // files are compared on identical padded batches; a batch-size sweep shows what MENU_BATCH_MAX_ITEMS would buy.
 // Usage: `npm run bench:stages` after building the server; `--quick` for a smoke test.
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { cpus, loadavg } from 'node:os';
 import { readRealMenuNames, seededRandom, shuffle, syntheticMenuNames } from './lib/menu-names.mjs';
 import { fmt, fmtRatio, median } from './lib/stats.mjs';
+import { REPO_ROOT, DATA_DIR, THREADS, SEED, QUICK } from './lib/env.mjs';
 
-const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
-const REPO_ROOT = resolve(BENCH_DIR, '..');
-const DATA_DIR = process.env.BENCH_DATA_DIR ?? resolve(REPO_ROOT, '../shared/data');
-const THREADS = Number(process.env.BENCH_THREADS ?? 2);
-const QUICK = process.argv.includes('--quick');
 const RUNS = QUICK ? { r100: 3, r1000: 1 } : { r100: 15, r1000: 4 };
 const DIMENSION = 128;
 // The server's defaults (src/config.ts), so the batches here are the batches the server runs.
@@ -63,7 +59,7 @@ async function main() {
   const { resolveBuiltModel } = await dist('src/core/inference/model-files.js');
   const ort = await import(pathToFileURL(join(REPO_ROOT, 'node_modules/onnxruntime-node/dist/index.js')).href);
 
-  const random = seededRandom(Number(process.env.BENCH_SEED ?? 11));
+  const random = seededRandom(SEED);
   const real = readRealMenuNames(DATA_DIR);
   const names = shuffle([...new Set(real?.names ?? syntheticMenuNames())], random);
   console.log(`# machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown cpu'}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}, ORT threads ${THREADS}${QUICK ? '  [--quick]' : ''}`);

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { once } from 'node:events';
@@ -107,4 +108,12 @@ export async function waitHealthy(server, timeoutMs = 120_000) {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`server not healthy after ${timeoutMs} ms (last: ${last})`);
+}
+
+/** Stops the server under test (SIGTERM, so a drain problem shows as a non-zero exit) and removes its data folder. */
+export async function stopServer(server, dataDir) {
+  console.error('# stopping the server (SIGTERM)');
+  const code = await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+  if (code !== 0) console.error(`# server exited with ${code}`);
 }
