@@ -308,20 +308,21 @@ def main() -> None:
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     if args.which == "biencoder":
-        # v2: 1000 steps (v1 had 320): held-out cosine AUC 0.695 -> 0.726, nDCG@10 0.561 -> 0.587.
-        args.steps = args.steps or 1000
+        # Held-out cosine AUC / nDCG@10 by steps: 320 (v1) 0.695 / 0.561, 1000 (v2) 0.726 / 0.587, 1400 (v3) 0.738 / 0.602.
+        args.steps = args.steps or 1400
         args.lr = args.lr or 1e-3
         args.query_share = 0.25 if args.query_share is None else args.query_share
-        args.out_id = args.out_id or "menu-minilm-l6-v2"
+        args.out_id = args.out_id or "menu-minilm-l6-v3"
         train_biencoder(args)
     else:
         # 1e-3 kept the training loss at ~0.69 (no learning) over 500 steps; 5e-4 brought it to ~0.6. The loss sits near
         # ln 2 for the first ~600 steps and only then falls (0.35-0.5 by step 1000): v2 trains 1200 steps on same-dish
-        # pairs alone (query pairs only slowed it; search does not use this model), held-out AUC 0.767 -> 0.839.
-        args.steps = args.steps or 1200
+        # pairs alone (query pairs only slowed it; search does not use this model). Held-out AUC by steps: 400 (v1)
+        # 0.767, 1200 (v2) 0.839, 2400 (v3) 0.870.
+        args.steps = args.steps or 2400
         args.lr = args.lr or 5e-4
         args.query_share = 0.0 if args.query_share is None else args.query_share
-        args.out_id = args.out_id or "menu-reranker-l6-v2"
+        args.out_id = args.out_id or "menu-reranker-l6-v3"
         train_cross(args)
 
 

@@ -21,8 +21,9 @@ import { toEnglishFoodWords } from './knowledge/translate.js';
  */
 export const MATCH_COSINE_GATE = 0.4;
 export const VETO_BELOW = 0.3;
-/** A calibrated same-dish probability above even odds confirms a match the cosine threshold misses (dev third:
- * 0.954 accuracy at 0.5 vs 0.922 at the 0.8 chosen for the v1 cross-encoder, whose scores ran higher). */
+/** A calibrated same-dish probability above even odds confirms a match the cosine threshold misses (dev third with
+ * the v2 models: 0.954 accuracy at 0.5 vs 0.922 at the 0.8 chosen for v1, whose scores ran higher; with v3 any value
+ * from 0.4 to 0.7 gives 0.948). */
 export const CONFIRM_AT = 0.5;
 export const SAME_DISH_PROBABILITY = 0.97;
 export const DIFFERENT_DISH_PROBABILITY = 0.05;
