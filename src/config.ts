@@ -25,6 +25,8 @@ export interface Config {
   /** Admission limit: items waiting for inference beyond which requests get 429 `overloaded`. */
   readonly queueMaxItems: number;
   readonly maxSequenceTokens: number;
+  /** MENU_NATIVE as parsed at start-up (a bad value fails here, with the other settings); src/native reads the same
+   * setting through nativeVectorsEnabled() when it is imported. */
   readonly nativeVectors: boolean;
   /** Load the built cross-encoders (off: the knowledge-base precision stage only, for comparison). */
   readonly rerankers: boolean;
@@ -69,6 +71,12 @@ function bool(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean {
   throw new Error(`config: ${name}=${raw} must be on/off`);
 }
 
+/** MENU_NATIVE alone: the vector addon is chosen when src/native is first imported, before any Config exists, so it
+ * reads this one setting with the same parsing the frozen config uses. */
+export function nativeVectorsEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return bool(env, 'MENU_NATIVE', true);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const ep = env.MENU_EXECUTION_PROVIDER ?? 'cpu';
   if (ep !== 'cpu' && ep !== 'cuda') throw new Error(`config: MENU_EXECUTION_PROVIDER=${ep} must be cpu or cuda`);
@@ -88,7 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     batchMaxItems: int(env, 'MENU_BATCH_MAX_ITEMS', 256, 1, 4096),
     queueMaxItems: int(env, 'MENU_QUEUE_MAX_ITEMS', 20000, 1, 1 << 24),
     maxSequenceTokens: int(env, 'MENU_MAX_TOKENS', 64, 8, 512),
-    nativeVectors: bool(env, 'MENU_NATIVE', true),
+    nativeVectors: nativeVectorsEnabled(env),
     rerankers: bool(env, 'MENU_RERANKERS', true),
     logRequests: bool(env, 'MENU_LOG_REQUESTS', false),
     shutdownGraceMs: int(env, 'MENU_SHUTDOWN_GRACE_MS', 10000, 0, 600000),

@@ -10,6 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { nativeVectorsEnabled } from '../config.js';
 import { REPO_ROOT } from '../core/paths.js';
 import { referenceVectors } from './reference.js';
 import type { PairsResult, SimdLevel, TopKResult, VectorOps } from './types.js';
@@ -128,7 +129,7 @@ export function chooseBackend(options: { addonPath: string; disabled: boolean; w
 
 const choice = chooseBackend({
   addonPath: NATIVE_ADDON_PATH,
-  disabled: process.env.MENU_NATIVE === 'off',
+  disabled: !nativeVectorsEnabled(),
   warn: (message) => console.warn(message),
 });
 
