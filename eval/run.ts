@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { Services } from '../src/core/services.js';
+import { dot } from '../src/core/inference/encoder.js';
 import { REPO_ROOT } from '../src/core/paths.js';
 import { auc, readFixture, realMenuItems, sample, sharedAvailable } from './data.js';
 import { evalExtra } from './extra.js';
@@ -19,11 +20,6 @@ export function metric(name: string, value: number | string, detail = ''): void 
   console.log(`${name} ${v}${detail ? ` (${detail})` : ''}`);
 }
 
-export function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
-}
 
 function topK(vectors: Float32Array[], q: number, k: number): number[] {
   const scores = vectors.map((v, i) => [i === q ? -Infinity : dot(vectors[q]!, v), i] as const);

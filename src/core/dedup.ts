@@ -9,6 +9,7 @@ import { soundKey } from './knowledge/transliterate.js';
 import { conflicts, profileItem } from './items.js';
 import { judgePairs, SAME_DISH_PROBABILITY, type PairScorer } from './match.js';
 import { allPairsAboveAsync, cosineTopKAsync, unionFind } from '../native/index.js';
+import { dot } from './inference/encoder.js';
 
 /**
  * Duplicate clusters in one menu, shared by POST /dedup and POST /report (which embeds each item once and hands the
@@ -266,11 +267,6 @@ function nodeKey(original: string, cleaned: string): string {
   return key !== '' ? key : `\u0000${original.trim().toLowerCase()}`;
 }
 
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
-}
 
 /** One node per distinct cleaned name. */
 interface Nodes {

@@ -5,6 +5,7 @@ import { judgePairs } from './match.js';
 import { judgeNonFood } from './nonfood.js';
 import type { Services } from './services.js';
 import type { RemovedNoise } from './text/clean.js';
+import { dot } from './inference/encoder.js';
 
 /**
  * Cart upsell suggestions (POST /suggest).
@@ -231,11 +232,6 @@ function round4(x: number): number {
   return Math.round(x * 1e4) / 1e4;
 }
 
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
-}
 
 /** True when two profiled items are the same dish by name or by the knowledge base (no embedding needed). */
 function sameByName(a: ItemFacts, b: ItemFacts): boolean {

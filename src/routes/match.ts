@@ -3,6 +3,7 @@ import { ApiError } from '../core/errors.js';
 import { judgePairs } from '../core/match.js';
 import { toEnglishFoodWords } from '../core/knowledge/translate.js';
 import { checkCount, checkText, typed, type Route } from './route.js';
+import { dot } from '../core/inference/encoder.js';
 
 export interface MatchRequest {
   pairs: { text_a: string; text_b: string }[];
@@ -66,8 +67,3 @@ export const matchRoute: Route<{ pairs: MatchRequest['pairs']; threshold: number
   },
 };
 
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
-}

@@ -30,6 +30,13 @@ export async function createSession(path: string, opts: Pick<EncoderOptions, 'in
 }
 
 /** L2-normalises in place; a zero vector stays zero. */
+/** Dot product of two vectors of one length: the cosine of unit vectors (every embedding here is one). */
+export function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
 export function l2normalize(v: Float32Array): Float32Array {
   let s = 0;
   for (let i = 0; i < v.length; i++) s += v[i]! * v[i]!;
