@@ -195,6 +195,8 @@ const PROMO: Case[] = [
   ['Limited Edition Mango Cheesecake', 'Mango Cheesecake'],
   ['Korean Fried Chicken - Trending', 'Korean Fried Chicken'],
   ['Choco Lava Cake Multipack (3+1)', 'Chocolate Lava Cake Multipack'],
+  ['Paneer Butter Masala Half ₹220', 'Paneer Butter Masala'],
+  ['Full English Breakfast ₹250', 'Full English Breakfast'],
   ['Any 2 Biryanis [FREE Choco Lava Cake]', 'Any 2 Biryanis'],
   ['Shaan Veg Biryani + FREE Mithai (Serves 2)', 'Shaan Veg Biryani + Mithai'],
   ['Super Value Deal : 2 Medium Veg Pizzas starting at Rs 599', 'Veg Pizzas'],

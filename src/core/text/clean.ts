@@ -359,7 +359,8 @@ export class TextCleaner {
     const after = s.slice(m.index + m[0].length);
     // The start of the text alone is not an edge: "Full English Breakfast", "New York Cheesecake" lead with them.
     const edgeBefore = /([([{\-–—|/:,]\s*)$/u.test(before);
-    const edgeAfter = /^(\s*[)\]}\-–—|/:,!]|\s*$)/u.test(after);
+    // A price after the word ends the name too: "Paneer Butter Masala Half ₹220".
+    const edgeAfter = /^(\s*[)\]}\-–—|/:,!]|\s*$|\s*(?:₹|rs\.?|inr|\$)\s*\d)/iu.test(after);
     return edgeBefore || edgeAfter;
   }
 
