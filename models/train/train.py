@@ -120,10 +120,25 @@ def write_delta(out: Path, kind: str, tensors: dict[str, torch.Tensor], config: 
     (out / "config.json").write_text(json.dumps(config, indent=2) + "\n")
     (out / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
     size = (out / "delta.safetensors").stat().st_size
-    log(f"wrote {out.relative_to(ROOT)}: delta.safetensors {size / 1e6:.2f} MB, {len(tensors)} tensors")
+    log(f"wrote {out}: delta.safetensors {size / 1e6:.2f} MB, {len(tensors)} tensors")
     if size > 8_000_000:
         raise SystemExit(f"delta is {size} bytes, over the 8 MB budget")
     return out
+
+
+def warmup_then_linear_decay(opt, steps: int):
+    """Learning rate: linear warm-up over the first 10 % of the steps, then linear decay to 0."""
+    warmup = max(1, steps // 10)
+    return torch.optim.lr_scheduler.LambdaLR(opt, lambda s: (s + 1) / warmup if s < warmup else max(0.0, (steps - s) / max(1, steps - warmup)))
+
+
+def update(loss: torch.Tensor, params: list, opt, sched) -> None:
+    """One optimiser step with the gradient norm clipped to 1."""
+    opt.zero_grad()
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(params, 1.0)
+    opt.step()
+    sched.step()
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -170,8 +185,7 @@ def train_biencoder(args) -> None:
     log(f"training dishes {len(data.train)}, held out {len(data.held)}, hard-negative pairs {len(data.hard_pairs)}, concepts {len(data.concepts)}")
     params = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.01)
-    warmup = max(1, args.steps // 10)
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / warmup) * max(0.0, (args.steps - s) / max(1, args.steps - warmup)) if s >= warmup else (s + 1) / warmup)
+    sched = warmup_then_linear_decay(opt, args.steps)
     t0 = time.time()
     for step in range(args.steps):
         model.train()
@@ -194,11 +208,7 @@ def train_biencoder(args) -> None:
             logits = F.normalize(ea[:, :d], dim=-1) @ F.normalize(ec[:, :d], dim=-1).T * args.scale
             loss = loss + F.cross_entropy(logits.masked_fill(mask, -1e4), target)
         loss = loss / len(MATRYOSHKA_DIMS)
-        opt.zero_grad()
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(params, 1.0)
-        opt.step()
-        sched.step()
+        update(loss, params, opt, sched)
         if step % 20 == 0 or step == args.steps - 1:
             log(f"biencoder step {step + 1}/{args.steps} loss {loss.item():.4f} ({(time.time() - t0) / (step + 1):.2f} s/step)")
     train_seconds = time.time() - t0
@@ -257,8 +267,7 @@ def train_cross(args) -> None:
     data = TrainingData(args.seed)
     params = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.01)
-    warmup = max(1, args.steps // 10)
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: (s + 1) / warmup if s < warmup else max(0.0, (args.steps - s) / max(1, args.steps - warmup)))
+    sched = warmup_then_linear_decay(opt, args.steps)
     t0 = time.time()
     for step in range(args.steps):
         model.train()
@@ -267,11 +276,7 @@ def train_cross(args) -> None:
         labels = torch.tensor([x[2] for x in batch])
         logits = model(**enc).logits[:, 0]
         loss = F.binary_cross_entropy_with_logits(logits, labels)
-        opt.zero_grad()
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(params, 1.0)
-        opt.step()
-        sched.step()
+        update(loss, params, opt, sched)
         if step % 20 == 0 or step == args.steps - 1:
             log(f"cross step {step + 1}/{args.steps} loss {loss.item():.4f} ({(time.time() - t0) / (step + 1):.2f} s/step)")
     train_seconds = time.time() - t0
