@@ -44,6 +44,10 @@ const MENU_SIZES = {
 const services = new Services(loadConfig({ ...process.env, MENU_CACHE_BYTES: String(512 * 1024 * 1024) }));
 await services.ready;
 const encoderId = services.modelId;
+// The served graph's sha256 from the build lock: a retrained encoder keeps its id, so the id alone cannot tell
+// whether cached vectors are still its own.
+const lock = JSON.parse(readFileSync(new URL('../build/manifest.lock.json', import.meta.url), 'utf8'));
+const encoderGraph = lock.files[`${encoderId}/encoder-int8.onnx`] ?? null;
 const knowledge = getKnowledge();
 
 const texts = [];
@@ -106,11 +110,11 @@ for (const [file, y] of [['grocery.txt', 1], ['pharmacy.txt', 2], ['merchandise.
   }
 }
 
-// Vectors of an earlier export by the same encoder are reused (re-exports after a feature change take seconds).
+// Vectors of an earlier export by the same encoder graph are reused (re-exports after a feature change take seconds).
 const previous = new Map();
 if (existsSync(join(WORK, 'meta.json')) && existsSync(join(WORK, 'vectors.f32'))) {
   const oldMeta = JSON.parse(readFileSync(join(WORK, 'meta.json'), 'utf8'));
-  if (oldMeta.encoder === encoderId) {
+  if (oldMeta.encoder === encoderId && encoderGraph !== null && oldMeta.encoder_graph_sha256 === encoderGraph) {
     const oldTexts = JSON.parse(readFileSync(join(WORK, 'texts.json'), 'utf8'));
     const buf = readFileSync(join(WORK, 'vectors.f32'));
     const oldVectors = new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4);
@@ -144,6 +148,7 @@ writeFileSync(join(WORK, 'cuisine.json'), JSON.stringify(cuisine));
 writeFileSync(join(WORK, 'nonfood.json'), JSON.stringify(nonfood));
 writeFileSync(join(WORK, 'meta.json'), JSON.stringify({
   encoder: encoderId,
+  encoder_graph_sha256: encoderGraph,
   dim: 384,
   cuisine_labels: CUISINE_LABELS,
   course_labels: COURSES,
