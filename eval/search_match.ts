@@ -18,6 +18,9 @@ function ctxOf(kit: EvalKit): RouteContext {
  */
 export const DEV_SPLIT = process.argv.includes('--dev');
 
+/** `--dev --errors` lists the dev split's mistakes; never offered on the held-out split, which is not for reading. */
+const SHOW_DEV_ERRORS = DEV_SPLIT && process.argv.includes('--errors');
+
 function inSplit(index: number): boolean {
   return (index % 3 === 0) === DEV_SPLIT;
 }
@@ -41,6 +44,10 @@ export async function evalMatch(kit: EvalKit, label = DEV_SPLIT ? '_dev' : ''): 
       else if (got) fp++;
       else if (gold) fn++;
       else tn++;
+      if (SHOW_DEV_ERRORS && (gold !== got || (r.dietary_conflict === '1') !== results[i]!.dietary_conflict)) {
+        const res = results[i]! as { match: boolean; cosine?: number; reranker_score?: number | null; dietary_conflict: boolean };
+        console.log(`  dev error [${r.kind}] gold ${gold ? 'same' : 'diff'}${r.dietary_conflict === '1' ? ' diet' : ''} got ${got ? 'same' : 'diff'}${res.dietary_conflict ? ' diet' : ''} cos ${res.cosine?.toFixed(3)} rr ${res.reranker_score?.toFixed(3) ?? 'null'}: ${r.text_a} | ${r.text_b}`);
+      }
       if ((r.dietary_conflict === '1') === results[i]!.dietary_conflict) dietOk++;
       else if (r.dietary_conflict === '1') missedDiet++;
       if ((r.protein_conflict === '1') === results[i]!.protein_conflict) protOk++;
@@ -69,23 +76,31 @@ export async function evalMinedDietPairs(kit: EvalKit): Promise<void> {
       byRestaurant.set(r.restaurant, list);
     }
     const words = (t: string): Set<string> => new Set(t.toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 1));
-    let pairs = 0, flagged = 0;
+    let pairs = 0, flagged = 0, samePairs = 0, falseAlarms = 0;
+    const profileOf = (name: string) => profileItem(kit.services.cleaner.clean(name).text);
     for (const items of byRestaurant.values()) {
       const unique = [...new Map(items.map((i) => [i.name.toLowerCase(), i])).values()];
       for (let i = 0; i < unique.length; i++) {
         for (let j = i + 1; j < unique.length; j++) {
           const a = unique[i]!, b = unique[j]!;
-          if (a.veg === b.veg) continue;
           const wa = words(a.name), wb = words(b.name);
           const shared = [...wa].filter((w) => wb.has(w)).length;
           if (shared / new Set([...wa, ...wb]).size < 0.5) continue;
+          const pa = profileOf(a.name), pb = profileOf(b.name);
+          const conflict = conflicts(pa, pb).dietary_conflict;
+          if (a.veg === b.veg) {
+            samePairs++;
+            if (conflict) falseAlarms++;
+            continue;
+          }
           pairs++;
-          const pa = profileItem(kit.services.cleaner.clean(a.name).text), pb = profileItem(kit.services.cleaner.clean(b.name).text);
-          if (conflicts(pa, pb).dietary_conflict) flagged++;
+          if (conflict) flagged++;
+          else if (process.argv.includes('--errors')) console.log(`  missed real diet pair: ${a.name} (${a.veg ? 'veg' : 'non-veg'}; read ${pa.diet}) | ${b.name} (${b.veg ? 'veg' : 'non-veg'}; read ${pb.diet})`);
         }
       }
     }
     kit.metric('match_dietary_conflict_recall_real_pairs', flagged / Math.max(1, pairs), `${flagged}/${pairs} same-restaurant look-alike pairs with different source veg flags; development data`);
+    kit.metric('match_dietary_conflict_false_alarms_real_pairs', falseAlarms / Math.max(1, samePairs), `${falseAlarms}/${samePairs} look-alike pairs with the same source flag flagged as a conflict; development data`);
   });
 }
 

@@ -1,15 +1,18 @@
 import { join } from 'node:path';
 import { KNOWLEDGE_DIR } from './paths.js';
-import { readList, readTsv } from './knowledge/tsv.js';
+import { readTsv } from './knowledge/tsv.js';
 import { nameKey } from './knowledge/dishes.js';
 import { getKnowledge, loadKnowledge } from './knowledge/index.js';
 import { editDistance } from './text/clean.js';
+import { dishWords, singular } from './dish-words.js';
 import { proteinOf } from './knowledge/cues.js';
 import { soundKey } from './knowledge/transliterate.js';
 import { conflicts, profileItem } from './items.js';
 import { judgePairs, SAME_DISH_PROBABILITY, type PairScorer } from './match.js';
 import { allPairsAboveAsync, cosineTopKAsync, unionFind } from '../native/index.js';
 import { dot } from './inference/encoder.js';
+
+export { dishWords };
 
 /**
  * Duplicate clusters in one menu, shared by POST /dedup and POST /report (which embeds each item once and hands the
@@ -34,43 +37,6 @@ import { dot } from './inference/encoder.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The dish-defining word guard
-
-/** Words that never decide which dish a name is (they are dropped before two names are compared word by word). */
-const FILLER_WORDS = new Set([
-  'special', 'spl', 'spcl', 'classic', 'signature', 'house', 'homemade', 'homestyle', 'style', 'styled', 'authentic',
-  'traditional', 'famous', 'original', 'premium', 'delicious', 'tasty', 'yummy', 'our', 'the', 'a', 'an', 'of',
-  'with', 'and', 'in', 'on', 'n', 'da', 'ka', 'ki', 'ke', 'wala', 'wali', 'wale', 'new', 'each', 'item',
-]);
-
-/** Words whose plural -s is part of the word or a different dish word: never folded. */
-const KEEP_FINAL_S = new Set(['fries', 'chips', 'greens', 'oats', 'nuts', 'hummus', 'couscous', 'asparagus', 'peas']);
-
-function singular(word: string): string {
-  if (word.length <= 3 || !word.endsWith('s') || word.endsWith('ss') || word.endsWith('us') || KEEP_FINAL_S.has(word)) return word;
-  return word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.slice(0, -1);
-}
-
-let sizeWords: ReadonlySet<string> | null = null;
-
-/**
- * The one-word entries of lexicon/sizes.txt (half, full, regular, large, …). Cleaning strips sizes, but not every
- * placement ("Paneer Butter Masala Half ₹220"); a size word left in a name never makes it another dish.
- */
-function leftoverSizeWords(): ReadonlySet<string> {
-  sizeWords ??= new Set(readList(join(KNOWLEDGE_DIR, 'lexicon', 'sizes.txt')).map(nameKey).filter((w) => w !== '' && !w.includes(' ')));
-  return sizeWords;
-}
-
-/** The content words of a cleaned name as the guard compares them: lower-case, fillers and sizes dropped, plurals folded. */
-export function dishWords(cleanedText: string): string[] {
-  const sizes = leftoverSizeWords();
-  const out: string[] = [];
-  for (const w of nameKey(cleanedText).split(' ')) {
-    if (w === '' || FILLER_WORDS.has(w) || sizes.has(w)) continue;
-    out.push(singular(w));
-  }
-  return out;
-}
 
 export interface DefiningWordLexicon {
   /** Words whose presence on one side only makes a different dish (a known food word that is not optional). */

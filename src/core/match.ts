@@ -1,6 +1,7 @@
 import { conflicts, profileItem, type ItemProfile } from './items.js';
 import { nameKey } from './knowledge/index.js';
 import { toEnglishFoodWords } from './knowledge/translate.js';
+import { variantDifference } from './variants.js';
 
 /**
  * The precision stage for "are these the same dish?", used by /match and /dedup.
@@ -102,7 +103,8 @@ export async function judgePairs(
     const flags = conflicts(pa, pb);
     if (!gated[i]) return { cosine, reranker_score: null, match: false, ...flags };
     let p = modelScores.get(i) ?? knowledgeProbability(pa, pb, cosine);
-    const identity = sameWords[i] ? 'same' : dishIdentity(pa, pb);
+    const known = sameWords[i] ? 'same' : dishIdentity(pa, pb);
+    const identity = known === 'same' ? 'same' : variantDifference(pa.text, pb.text) !== null ? 'different' : known;
     if (identity === 'same') p = Math.max(p, SAME_DISH_PROBABILITY);
     else if (identity === 'different') p = Math.min(p, DIFFERENT_DISH_PROBABILITY);
     const conflict = flags.dietary_conflict || flags.protein_conflict;
