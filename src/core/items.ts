@@ -1,6 +1,7 @@
 import { getKnowledge, nameKey } from './knowledge/index.js';
 import type { Course, Cuisine, Dish, Protein } from './knowledge/dishes.js';
-import { menuTextCues, type DietCue } from './knowledge/cues.js';
+import { dietOf, menuTextCues, type DietCue } from './knowledge/cues.js';
+import { dishWords } from './dish-words.js';
 
 /**
  * What we know about one cleaned menu text, from the knowledge base: the dish it names (when it resolves), and its
@@ -75,6 +76,26 @@ function dietMarkerPair(a: ItemProfile, b: ItemProfile, da: string, db: string):
 
 const EGGLESS = /\begg\s?less\b|\begg[-\s]free\b|\bwithout eggs?\b|\bno eggs?\b/i;
 
+/**
+ * "Grand Cheese" beside "Grand Chicken", "Awesome American Cheesy" beside "Awesome American Cheesy Chicken"...: two
+ * texts that share words and swap one word the diet reading leaves open for meat words. A menu selling the meat
+ * version beside the other one is telling us the other is the veg one. Only a swap counts: a text that merely lacks
+ * the meat word ("Shawarma" / "Chicken Shawarma") is often the same dish with its meat left implicit. On the real
+ * look-alike pairs (development data) this found 7 more of the pairs whose source flags differ and raised 3 false
+ * alarms where names hide their meat ("Hot Tandoori Pizza" beside "Tandoori Chicken Pizza"): a missed conflict costs
+ * more than a needless one.
+ */
+function meatSwapTwin(a: ItemProfile, b: ItemProfile, da: string, db: string): boolean {
+  if (!((da === 'non_veg' && db === 'unknown') || (db === 'non_veg' && da === 'unknown'))) return false;
+  const [meat, open] = da === 'non_veg' ? [a, b] : [b, a];
+  const wordsMeat = dishWords(meat.text), wordsOpen = dishWords(open.text);
+  const onlyMeat = wordsMeat.filter((w) => !wordsOpen.includes(w));
+  const onlyOpen = wordsOpen.filter((w) => !wordsMeat.includes(w));
+  // "Jumbo Royal Burger Combo" / "Jumbo Royal Chicken Burger": a combo word is no swap of ingredients.
+  if (onlyOpen.length !== 1 || /^(?:combo|meal)$/.test(onlyOpen[0]!) || onlyMeat.length === 0 || onlyMeat.length > 2 || onlyMeat.length === wordsMeat.length) return false;
+  return dietOf(onlyMeat.join(' ')).value === 'non_veg';
+}
+
 export function conflicts(a: ItemProfile, b: ItemProfile): ConflictFlags {
   const da = vegOrNot(a.diet);
   const db = vegOrNot(b.diet);
@@ -86,7 +107,7 @@ export function conflicts(a: ItemProfile, b: ItemProfile): ConflictFlags {
   // the texts are the same words but for a diet marker and the unmarked one's diet is open, they are the two diets.
   const markerPair = dietMarkerPair(a, b, da, db);
   return {
-    dietary_conflict: (da !== 'unknown' && db !== 'unknown' && da !== db) || egglessPair || markerPair,
+    dietary_conflict: (da !== 'unknown' && db !== 'unknown' && da !== db) || egglessPair || markerPair || meatSwapTwin(a, b, da, db),
 
     protein_conflict: a.protein !== null && b.protein !== null && a.protein !== b.protein,
   };
