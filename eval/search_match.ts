@@ -150,6 +150,10 @@ export async function evalSearch(kit: EvalKit, label = DEV_SPLIT ? '_dev' : ''):
       const rr = firstHit < 0 ? 0 : 1 / (firstHit + 1);
       allNdcg.push(ndcg);
       allRr.push(rr);
+      if (SHOW_DEV_ERRORS && ndcg < 0.7) {
+        const missed = Object.entries(q.relevant).filter(([t]) => !texts.includes(t)).map(([t, g]) => `${t}(${g})`);
+        console.log(`  dev search [${q.kind}] ndcg ${ndcg.toFixed(2)} "${q.query}" got: ${res.results.map((r) => `${r.text}${q.relevant[r.text] ? `(${q.relevant[r.text]})` : ''}${r.is_fallback ? '*' : ''}`).join(' · ')} || missed: ${missed.join(' · ')}`);
+      }
       const k = perKind.get(q.kind) ?? { ndcg: [], rr: [] };
       k.ndcg.push(ndcg);
       k.rr.push(rr);

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { KNOWLEDGE_DIR } from './paths.js';
 import { readTsv } from './knowledge/tsv.js';
-import { TAGS, type Course, type Tag } from './knowledge/dishes.js';
+import { TAGS, type Course, type Dish, type Tag } from './knowledge/dishes.js';
 import { getKnowledge } from './knowledge/index.js';
-import { categoryOf } from './knowledge/cues.js';
+import { categoryOf, menuTextCues } from './knowledge/cues.js';
 import { conflicts, profileItem, vegOrNot, type ItemProfile } from './items.js';
 import { l2normalize, type Dimension, type MenuEncoder } from './inference/encoder.js';
 import { clamp01 } from './match.js';
@@ -84,8 +84,34 @@ export interface QueryUnderstanding {
   /** Share of the query's words that are concept words (0 = a dish name, 1 = purely abstract). */
   readonly abstractness: number;
   readonly profile: ItemProfile;
+  /**
+   * The profile whose diet and protein the query states: its own words, or a dish it names exactly. A fuzzy
+   * resolution of a generic word ("soup" → Tortilla Soup, veg) is not the query asking for veg, so it never
+   * penalises the chicken soups.
+   */
+  readonly stated: ItemProfile;
   /** Content words of the query (concept and filler words removed). */
   readonly words: readonly string[];
+}
+
+/** `word` or, for a menu adjective in -y, its noun: "cheesy" finds "Four Cheese Pizza", "creamy" "Cream of Mushroom". */
+function hasWord(words: ReadonlySet<string>, word: string): boolean {
+  if (words.has(word)) return true;
+  if (word.length < 5 || !word.endsWith('y')) return false;
+  const stem = word.slice(0, -1);
+  return words.has(stem) || words.has(`${stem}e`);
+}
+
+const dishNameWords = new Map<number, readonly ReadonlySet<string>[]>();
+
+/** The word sets of a dish's name and aliases ("Karela Fry": {karela, fry}, {bitter, gourd, fry}, …), cached. */
+function namesWords(dish: Dish): readonly ReadonlySet<string>[] {
+  let sets = dishNameWords.get(dish.id);
+  if (!sets) {
+    sets = dish.keys.map((k) => new Set(k.split(' ').filter(Boolean)));
+    dishNameWords.set(dish.id, sets);
+  }
+  return sets;
 }
 
 export function understandQuery(cleanedQuery: string): QueryUnderstanding {
@@ -113,7 +139,9 @@ export function understandQuery(cleanedQuery: string): QueryUnderstanding {
     const cue = categoryOf(cleanedQuery);
     if (cue.confidence >= 0.7 && (cue.value === 'beverage' || cue.value === 'dessert' || cue.value === 'bread')) course = cue.value;
   }
-  return { text: cleanedQuery, tags: [...tags], course, abstractness, profile, words: contentWords };
+  const cues = menuTextCues(cleanedQuery);
+  const stated = profile.dishHow === 'exact' ? profile : { ...profile, diet: cues.diet.value, protein: cues.protein.value, eggByRecipeOnly: false };
+  return { text: cleanedQuery, tags: [...tags], course, abstractness, profile, stated, words: contentWords };
 }
 
 /** The query vector blended with its concept centroids (projected to `dimension`), re-normalised. */
@@ -149,22 +177,26 @@ export interface SearchCandidate {
 /** Relevance probability of one item for the query: the knowledge-base precision stage. */
 export function relevanceOf(q: QueryUnderstanding, item: ItemProfile & { words: ReadonlySet<string> }, cosine: number): number {
   let z = 9 * (cosine - 0.62);
-  const qDish = q.profile.dish;
   // "dosa" asks for every dosa: an item whose name contains all the query's words is a hit, not another dish.
-  const contains = q.words.length > 0 && q.words.every((w) => item.words.has(w));
+  const qDish = q.profile.dish;
+  const contains = q.words.length > 0 && q.words.every((w) => hasWord(item.words, w));
   if (contains) z += 2;
+  // "bitter gourd" asks for "Karela Fried": the query's words are all in one of the names the knowledge base knows
+  // the item's dish by. Two or more such words are as good as naming the dish; one word is only a family ("fry").
+  // Only for a query that names no dish itself: "paneer tikka" is Paneer Tikka, not the Paneer *Tikka* Lababdar.
+  else if (!qDish && q.words.length > 0 && item.dish && namesWords(item.dish).some((names) => q.words.every((w) => hasWord(names, w)))) z += q.words.length >= 2 ? 4 : 2;
   // A one-word query ("anda", "paneer") names a family of dishes, so another dish is not a mismatch.
   else if (qDish && item.dish) z += qDish.id === item.dish.id ? 4 : q.words.length <= 1 ? 0 : -1.5;
   // A query that names a protein ("anda", "pollo", "prawns") wants dishes of that protein.
-  if (q.profile.protein && item.protein === q.profile.protein && !contains) z += q.words.length <= 1 ? 4 : 1.5;
+  if (q.stated.protein && item.protein === q.stated.protein && !contains) z += q.words.length <= 1 ? 4 : 1.5;
   if (q.tags.length > 0 && item.dish) {
     const hits = q.tags.filter((t) => item.dish!.tags.includes(t)).length;
     z += hits > 0 ? 2.5 * q.abstractness + 1 : -1.5 * q.abstractness;
   }
   // A category query ("bread", "beverages", "dessert") is answered by the item's course more than by its cosine.
   if (q.course) z += courseGroup(q.course) === courseGroup(item.course) && (q.course !== 'bread' || item.course === 'bread') ? 1.5 + 3 * q.abstractness : -3;
-  const flags = conflicts(q.profile, item);
-  if (flags.dietary_conflict && vegOrNot(q.profile.diet) !== 'unknown') z -= 4;
+  const flags = conflicts(q.stated, item);
+  if (flags.dietary_conflict && vegOrNot(q.stated.diet) !== 'unknown') z -= 4;
   if (flags.protein_conflict) z -= 3;
   return 1 / (1 + Math.exp(-z));
 }
@@ -194,7 +226,7 @@ function fallback(q: QueryUnderstanding, items: readonly ItemProfile[], scored: 
   const cuisineOk = (it: ItemProfile): boolean => !qCuisine || wanted !== 'food' || it.cuisine === qCuisine;
   const eligible = scored
     .filter((c) => courseGroup(items[c.index]!.course) === wanted && cuisineOk(items[c.index]!) && c.cosine >= FALLBACK_MIN_COSINE)
-    .filter((c) => !conflicts(q.profile, items[c.index]!).dietary_conflict)
+    .filter((c) => !conflicts(q.stated, items[c.index]!).dietary_conflict)
     .sort((a, b) => b.cosine - a.cosine || a.index - b.index);
   // Only the near-best of the category: a fallback is "the closest thing we have", not a list of the category.
   const bestCos = eligible[0]?.cosine ?? 0;
