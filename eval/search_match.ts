@@ -123,7 +123,15 @@ export async function evalSearch(kit: EvalKit, label = DEV_SPLIT ? '_dev' : ''):
     if (!existsSync(menusPath) || !existsSync(queriesPath)) throw new Error('search fixtures missing');
     const allMenus = JSON.parse(readFileSync(menusPath, 'utf8')) as Record<string, string[]>;
     const menus = Object.fromEntries(Object.entries(allMenus).filter((_, i) => inSplit(i)));
-    const queries = readFileSync(queriesPath, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Query);
+    const readQueries = (path: string): Query[] => readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Query);
+    const queries = readQueries(queriesPath);
+    // --dev also scores the development-only menus (search_dev_*), written to tune on without the held-out menus.
+    const devMenusPath = join(REPO_ROOT, 'test/fixtures/search_dev_menus.json');
+    const devQueriesPath = join(REPO_ROOT, 'test/fixtures/search_dev_queries.jsonl');
+    if (DEV_SPLIT && existsSync(devMenusPath) && existsSync(devQueriesPath)) {
+      Object.assign(menus, JSON.parse(readFileSync(devMenusPath, 'utf8')) as Record<string, string[]>);
+      queries.push(...readQueries(devQueriesPath));
+    }
     const ctx = ctxOf(kit);
     const perKind = new Map<string, { ndcg: number[]; rr: number[] }>();
     let noMatchOk = 0, noMatchTotal = 0, answeredWhenShould = 0, shouldAnswer = 0;

@@ -701,3 +701,15 @@ t.test('loadCueLexicons rejects broken knowledge with file:line', async (t) => {
     /repeats/,
   );
 });
+
+t.test('dietMarkers: egg-free words and veg / non-veg markers come from the diet lexicon, in any of its languages', async (t) => {
+  const { dietMarkers } = await import('../src/core/knowledge/cues.js');
+  t.same(dietMarkers('Eggless Opium Cake'), { eggFree: true, vegOrNonVeg: false, unmarkedWords: ['eggless', 'opium', 'cake'] });
+  t.equal(dietMarkers('Non Veg Singapore Noodles').vegOrNonVeg, true);
+  t.same(dietMarkers('Non Veg Singapore Noodles').unmarkedWords, ['singapore', 'noodles'], 'the whole marker is taken out');
+  t.equal(dietMarkers('Pure Veg Thali').vegOrNonVeg, true);
+  t.equal(dietMarkers('Hamburguesa Vegetariana').vegOrNonVeg, true);
+  t.equal(dietMarkers('Soya Chaap').vegOrNonVeg, false, 'soya names what the dish is made of, not which twin it is');
+  t.equal(dietMarkers('Chicken Tikka').vegOrNonVeg, false, 'a meat word is not a marker');
+  t.equal(dietMarkers('Cake without egg').eggFree, true);
+});

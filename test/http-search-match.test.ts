@@ -136,6 +136,24 @@ t.test('/search and /match through HTTP', async (t) => {
     t.equal(macchi.match, true, 'macchi = fish');
     t.ok(macchi.reranker_score >= 0.97, 'the same words once rendered in English: at least the same-dish probability');
     t.equal(abbreviated.match, true, 'Ndls = Noodles');
+    // Variants of one family by the hard negatives' word swaps, a combo against its single item, the meat twin of an
+    // open name; and a "Veg" marker in another language is still a marker.
+    const families = await match([
+      ['Chicken Darjeeling Steam Momo', 'Chicken Darjeeling Fried Momo'],
+      ['Choco Lava Cake', 'Choco Lava Cake + Coke Combo @ Rs.79'],
+      ['Grand Cheese Burger', 'Grand Chicken Burger'],
+      ['Chicken Dum Biryani', 'Chicken Biryani'],
+      ['B/L Chicken Biryani', 'Boneless Chicken Biryani'],
+      ['Singapore Noodles', 'Vegetariano Singapore Noodles'],
+    ]);
+    const [steamFried, combo, meatTwin, dum, boneless, spanishMarker] = families.body.results;
+    t.equal(steamFried.match, false, 'steamed vs fried momos are two items');
+    t.ok(steamFried.reranker_score <= 0.05, 'the swap is knowledge that they differ');
+    t.equal(combo.match, false, 'a combo is not its single item');
+    t.equal(meatTwin.dietary_conflict, true, 'the cheese twin of a chicken item is the veg one');
+    t.equal(dum.match, true, 'dum is how biryani is made');
+    t.equal(boneless.match, true, 'B/L = boneless');
+    t.equal(spanishMarker.dietary_conflict, true, 'vegetariano marks the veg twin');
     const strict = await match([['Paneer Butter Masala', 'Paneer Makhani Masala']], { cosine_threshold: 0.99 });
     const loose = await match([['Paneer Butter Masala', 'Paneer Makhani Masala']], { cosine_threshold: 0.1 });
     t.ok(Number(loose.body.results[0].match) >= Number(strict.body.results[0].match), 'a lower threshold never matches less');

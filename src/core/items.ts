@@ -1,6 +1,6 @@
-import { getKnowledge, nameKey } from './knowledge/index.js';
+import { getKnowledge } from './knowledge/index.js';
 import type { Course, Cuisine, Dish, Protein } from './knowledge/dishes.js';
-import { dietOf, menuTextCues, type DietCue } from './knowledge/cues.js';
+import { dietMarkers, dietOf, menuTextCues, type DietCue, type DietMarkers } from './knowledge/cues.js';
 import { dishWords } from './dish-words.js';
 
 /**
@@ -22,6 +22,8 @@ export interface ItemProfile {
   readonly courseConfidence: number;
   readonly cuisine: Cuisine | null;
   readonly cuisineConfidence: number;
+  /** Egg-free and veg / non-veg markers in the text, for the diet-twin rules. */
+  readonly markers: DietMarkers;
 }
 
 /** Coarse diet the API speaks: egg counts as non-veg wherever veg/non-veg is asked. */
@@ -53,6 +55,7 @@ export function profileItem(cleanedText: string): ItemProfile {
     courseConfidence: dish ? (match!.how === 'exact' ? 0.95 : 0.8) : cues.course.confidence,
     cuisine: dish ? dish.cuisine : cues.cuisine.value,
     cuisineConfidence: dish ? (match!.how === 'exact' ? 0.95 : 0.8) : cues.cuisine.confidence,
+    markers: dietMarkers(cleanedText),
   };
   if (profileCache.size > 50_000) profileCache.clear();
   profileCache.set(cleanedText, profile);
@@ -64,17 +67,16 @@ export interface ConflictFlags {
   readonly protein_conflict: boolean;
 }
 
-/** One side veg and the other non-veg (egg counts as non-veg); both main proteins known and different. */
-const DIET_MARKER = /\b(?:non[-\s]?veg(?:etarian)?|pure veg|veg(?:etarian)?)\b/gi;
-
+/**
+ * "Non Veg Singapore Noodles" beside "Singapore Noodles", "Veg Manchow Soup" beside "Manchow Soup": the same words but
+ * for a veg / non-veg marker, and the unmarked one's diet open, are the two diets.
+ */
 function dietMarkerPair(a: ItemProfile, b: ItemProfile, da: string, db: string): boolean {
-  const ma = a.text.match(DIET_MARKER) !== null, mb = b.text.match(DIET_MARKER) !== null;
-  if (ma === mb) return false;
-  const [marked, plain, plainDiet] = ma ? [a, b, db] : [b, a, da];
-  return plainDiet === 'unknown' && nameKey(marked.text.replace(DIET_MARKER, ' ')) === nameKey(plain.text);
+  const ma = a.markers, mb = b.markers;
+  if (ma.vegOrNonVeg === mb.vegOrNonVeg) return false;
+  const [marked, plain, plainDiet] = ma.vegOrNonVeg ? [ma, mb, db] : [mb, ma, da];
+  return plainDiet === 'unknown' && marked.unmarkedWords.join(' ') === plain.unmarkedWords.join(' ');
 }
-
-const EGGLESS = /\begg\s?less\b|\begg[-\s]free\b|\bwithout eggs?\b|\bno eggs?\b/i;
 
 /**
  * "Grand Cheese" beside "Grand Chicken", "Awesome American Cheesy" beside "Awesome American Cheesy Chicken"...: two
@@ -101,10 +103,8 @@ export function conflicts(a: ItemProfile, b: ItemProfile): ConflictFlags {
   const db = vegOrNot(b.diet);
   // A menu that sells an "Eggless Opium Cake" beside an "Opium Cake" is telling us the plain one has egg: an eggless
   // text against one whose own words leave the diet open (cakes, pastries, brownies) is a veg / egg pair.
-  const ea = EGGLESS.test(a.text), eb = EGGLESS.test(b.text);
+  const ea = a.markers.eggFree, eb = b.markers.eggFree;
   const egglessPair = ea !== eb && (ea ? db : da) === 'unknown';
-  // Likewise "Non Veg Singapore Noodles" beside "Singapore Noodles", "Veg Manchow Soup" beside "Manchow Soup": when
-  // the texts are the same words but for a diet marker and the unmarked one's diet is open, they are the two diets.
   const markerPair = dietMarkerPair(a, b, da, db);
   return {
     dietary_conflict: (da !== 'unknown' && db !== 'unknown' && da !== db) || egglessPair || markerPair || meatSwapTwin(a, b, da, db),

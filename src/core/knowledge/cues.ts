@@ -436,6 +436,30 @@ export function dietOf(text: string): Cue<DietCue> {
   return dietFromReading(readDiet(tokenizeMenuText(text), cueLexicons()));
 }
 
+/** What a text says about which diet twin it is, by the diet lexicon rather than by what is in it. */
+export interface DietMarkers {
+  /** An egg-free word (eggless, egg-free, without egg, vegan). */
+  readonly eggFree: boolean;
+  /** An explicit veg / non-veg marker: a veg_marker or non_veg keyword spelled with "veg" (Veg, Pure Veg, Non Veg,
+   * Vegetarian, Vegetariano); "Soya" and "Mock" are veg markers too but name what the dish is made of. */
+  readonly vegOrNonVeg: boolean;
+  /** The text's words without those markers, lower-cased and folded. */
+  readonly unmarkedWords: readonly string[];
+}
+
+export function dietMarkers(text: string): DietMarkers {
+  const tokens = tokenizeMenuText(text);
+  const matches = matchKeywords(cueLexicons().diet, tokens);
+  const spelledWithVeg = (keyword: string): boolean => keyword.split(' ').some((w) => w.startsWith('veg'));
+  const markers = matches.filter((m) => (m.value === 'veg_marker' || m.value === 'non_veg') && spelledWithVeg(m.keyword));
+  const marked = new Set(markers.flatMap((m) => Array.from({ length: m.end - m.start }, (_, k) => m.start + k)));
+  return {
+    eggFree: matches.some((m) => m.value === 'egg_free'),
+    vegOrNonVeg: markers.length > 0,
+    unmarkedWords: tokens.filter((_, i) => !marked.has(i)).map((t) => t.word),
+  };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Protein
 
