@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { KNOWLEDGE_DIR } from './paths.js';
 import { readTsv } from './knowledge/tsv.js';
-import { TAGS, type Course, type Dish, type Tag } from './knowledge/dishes.js';
+import { CUISINE_LABELS, TAGS, type Course, type Cuisine, type Dish, type Tag } from './knowledge/dishes.js';
+import { toEnglishFoodWords } from './knowledge/translate.js';
 import { getKnowledge } from './knowledge/index.js';
 import { categoryOf, menuTextCues } from './knowledge/cues.js';
 import { conflicts, profileItem, vegOrNot, type ItemProfile } from './items.js';
@@ -81,6 +82,8 @@ export interface QueryUnderstanding {
   readonly text: string;
   readonly tags: readonly Tag[];
   readonly course: Course | null;
+  /** The cuisine a query asks for as a whole ("chinese", "south indian food"). */
+  readonly cuisine: Cuisine | null;
   /** Share of the query's words that are concept words (0 = a dish name, 1 = purely abstract). */
   readonly abstractness: number;
   readonly profile: ItemProfile;
@@ -114,8 +117,23 @@ function namesWords(dish: Dish): readonly ReadonlySet<string>[] {
   return sets;
 }
 
+/**
+ * A query that asks for a whole cuisine ("chinese", "south indian food", "indo chinese"), by the knowledge base's
+ * cuisine labels and the usual other names of a few; the course-like labels (Bakery, Beverages, Desserts) are
+ * concepts' business.
+ */
+const CUISINE_QUERIES: ReadonlyMap<string, Cuisine> = new Map<string, Cuisine>([
+  ...CUISINE_LABELS.filter((c) => c !== 'Bakery' && c !== 'Beverages' && c !== 'Desserts').map((c) => [c.toLowerCase(), c] as const),
+  ['indo chinese', 'Chinese'], ['chindian', 'Chinese'], ['punjabi', 'North Indian'], ['tex mex', 'Mexican'],
+  ['lebanese', 'Middle Eastern'], ['arabic', 'Middle Eastern'], ['turkish', 'Middle Eastern'], ['greek', 'Mediterranean'],
+  ['pan asian', 'SE Asian'], ['asian', 'SE Asian'], ['malaysian', 'SE Asian'], ['indonesian', 'SE Asian'],
+]);
+const CUISINE_FILLER = new Set(['food', 'foods', 'cuisine', 'dishes', 'dish', 'items', 'style', 'khana']);
+
 export function understandQuery(cleanedQuery: string): QueryUnderstanding {
-  const words = cleanedQuery.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  // Concepts and content words are read in English ("postre" asks for dessert, "pollo" for chicken), as the query is
+  // embedded; the knowledge-base lookup below keeps the words as typed, since it knows other-language names.
+  const words = toEnglishFoodWords(cleanedQuery).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   const covered = new Set<number>();
   const tags = new Set<Tag>();
   let course: Course | null = null;
@@ -131,9 +149,17 @@ export function understandQuery(cleanedQuery: string): QueryUnderstanding {
     }
   }
   const filler = new Set(['something', 'some', 'a', 'an', 'the', 'for', 'me', 'i', 'want', 'need', 'to', 'with', 'and', 'please', 'kuch', 'chahiye', 'lunch', 'dinner', 'meal', 'food', 'item', 'items']);
-  const contentWords = words.filter((w, i) => !covered.has(i) && !filler.has(w));
+  let contentWords = words.filter((w, i) => !covered.has(i) && !filler.has(w));
+  const cuisineWords = contentWords.filter((w) => !CUISINE_FILLER.has(w));
+  const cuisine = CUISINE_QUERIES.get(cuisineWords.join(' ')) ?? null;
+  if (cuisine) {
+    words.forEach((w, i) => {
+      if (cuisineWords.includes(w) || CUISINE_FILLER.has(w)) covered.add(i);
+    });
+    contentWords = [];
+  }
   const content = contentWords.length;
-  const abstractness = tags.size + (course ? 1 : 0) === 0 ? 0 : covered.size / Math.max(1, covered.size + content);
+  const abstractness = tags.size + (course ? 1 : 0) + (cuisine ? 1 : 0) === 0 ? 0 : covered.size / Math.max(1, covered.size + content);
   const profile = profileItem(cleanedQuery);
   if (!course) {
     const cue = categoryOf(cleanedQuery);
@@ -141,7 +167,7 @@ export function understandQuery(cleanedQuery: string): QueryUnderstanding {
   }
   const cues = menuTextCues(cleanedQuery);
   const stated = profile.dishHow === 'exact' ? profile : { ...profile, diet: cues.diet.value, protein: cues.protein.value, eggByRecipeOnly: false };
-  return { text: cleanedQuery, tags: [...tags], course, abstractness, profile, stated, words: contentWords };
+  return { text: cleanedQuery, tags: [...tags], course, cuisine, abstractness, profile, stated, words: contentWords };
 }
 
 /** The query vector blended with its concept centroids (projected to `dimension`), re-normalised. */
@@ -191,10 +217,17 @@ export function relevanceOf(q: QueryUnderstanding, item: ItemProfile & { words: 
   if (q.stated.protein && item.protein === q.stated.protein && !contains) z += q.words.length <= 1 ? 4 : 1.5;
   if (q.tags.length > 0 && item.dish) {
     const hits = q.tags.filter((t) => item.dish!.tags.includes(t)).length;
-    z += hits > 0 ? 2.5 * q.abstractness + 1 : -1.5 * q.abstractness;
+    // "spicy starter" is better answered by a spicy snack than by a spicy main: every asked tag counts.
+    z += hits > 0 ? (2.5 * q.abstractness + 1) * (0.5 + (0.5 * hits) / q.tags.length) : -1.5 * q.abstractness;
   }
   // A category query ("bread", "beverages", "dessert") is answered by the item's course more than by its cosine.
-  if (q.course) z += courseGroup(q.course) === courseGroup(item.course) && (q.course !== 'bread' || item.course === 'bread') ? 1.5 + 3 * q.abstractness : -3;
+  // Starters and mains are both food, but a query for starters wants the starters first.
+  if (q.course) {
+    const sameGroup = courseGroup(q.course) === courseGroup(item.course) && (q.course !== 'bread' || item.course === 'bread');
+    const otherFoodCourse = (q.course === 'side' || q.course === 'main') && item.course !== q.course;
+    z += !sameGroup ? -3 : otherFoodCourse ? 0.5 : 1.5 + 3 * q.abstractness;
+  }
+  if (q.cuisine) z += item.cuisine === q.cuisine ? 1.5 + 3 * q.abstractness : -1.5 * q.abstractness;
   const flags = conflicts(q.stated, item);
   if (flags.dietary_conflict && vegOrNot(q.stated.diet) !== 'unknown') z -= 4;
   if (flags.protein_conflict) z -= 3;
