@@ -238,8 +238,26 @@ export interface SearchOutcome {
   readonly results: { index: number; score: number; reranker_score: number | null; is_fallback: boolean }[];
 }
 
+/**
+ * For search, an item the knowledge base cannot resolve whole is the dish it leads with: "Curd Rice with Pomegranate"
+ * answers "yogurt rice", "Sarso Saag with Thepla" answers "mustard greens". (Match and dedup keep such names apart
+ * from their plain dish: there a topping makes another item.)
+ */
+const mainDishes = new Map<string, Dish | null>();
+
+function mainDishOf(text: string): Dish | null {
+  let dish = mainDishes.get(text);
+  if (dish === undefined) {
+    const combo = getKnowledge().lookup.resolveCombo(text);
+    dish = combo && combo.names.length > 1 ? (combo.main?.dish ?? null) : null;
+    if (mainDishes.size > 50_000) mainDishes.clear();
+    mainDishes.set(text, dish);
+  }
+  return dish;
+}
+
 export function rankSearch(q: QueryUnderstanding, profiles: readonly ItemProfile[], cosines: readonly number[], topK: number): SearchOutcome {
-  const items = profiles.map((p) => ({ ...p, words: new Set(p.text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)) }));
+  const items = profiles.map((p) => ({ ...p, dish: p.dish ?? mainDishOf(p.text), words: new Set(p.text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)) }));
   const scored: SearchCandidate[] = items.map((item, index) => ({ index, cosine: clamp01(cosines[index]!), relevance: relevanceOf(q, item, cosines[index]!) }));
   const best = scored.reduce((m, c) => Math.max(m, c.relevance), 0);
   const passed = scored
