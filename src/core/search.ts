@@ -8,6 +8,7 @@ import { categoryOf, menuTextCues } from './knowledge/cues.js';
 import { conflicts, profileItem, vegOrNot, type ItemProfile } from './items.js';
 import { l2normalize, type Dimension, type MenuEncoder } from './inference/encoder.js';
 import { clamp01 } from './match.js';
+import { editDistance } from './text/clean.js';
 
 /**
  * Semantic search over a small corpus (≤ 512 items), in three stages:
@@ -167,7 +168,23 @@ export function understandQuery(cleanedQuery: string): QueryUnderstanding {
   }
   const cues = menuTextCues(cleanedQuery);
   const stated = profile.dishHow === 'exact' ? profile : { ...profile, diet: cues.diet.value, protein: cues.protein.value, eggByRecipeOnly: false };
-  return { text: cleanedQuery, tags: [...tags], course, cuisine, abstractness, profile, stated, words: contentWords };
+  return { text: cleanedQuery, tags: [...tags], course, cuisine, abstractness, profile, stated, words: spellingOf(contentWords, profile) };
+}
+
+/**
+ * The query's words as the dish it resolved to spells them, when the resolution was a spelling correction: "garlic
+ * bred" → garlic bread, so that "Cheese Garlic Bread" contains the query. Only a name of the same length whose words
+ * are each the query's word or within two edits of it counts; a fuzzy resolution to another dish ("soup" → Tortilla
+ * Soup) leaves the words as typed.
+ */
+function spellingOf(words: readonly string[], profile: ItemProfile): readonly string[] {
+  if (profile.dishHow !== 'fuzzy' || !profile.dish || words.length === 0) return words;
+  const near = (w: string, o: string): boolean => w === o || (w.length >= 4 && o.length >= 4 && editDistance(w, o, 2) <= 2);
+  for (const key of profile.dish.keys) {
+    const name = key.split(' ').filter(Boolean);
+    if (name.length === words.length && name.every((o, i) => near(words[i]!, o))) return name;
+  }
+  return words;
 }
 
 /** The query vector blended with its concept centroids (projected to `dimension`), re-normalised. */
