@@ -116,7 +116,7 @@ const SIZES: Case[] = [
   ['Geeky Greek Medium 9\'\'', 'Geeky Greek'],
   ['8" Indie Chicken Tikka Pizza', 'Indie Chicken Tikka Pizza'],
   ['Bbq Chicken Pizza [6 inch]', 'Bbq Chicken Pizza'],
-  ['Korma Special Pizza (personal Giant Slice (22.5 Cm))', 'Korma Special Pizza Giant Slice'],
+  ['Korma Special Pizza (personal Giant Slice (22.5 Cm))', 'Korma Special Pizza'],
   ['Badusha 500 Gms [o]', 'Badusha'],
   ['Kaju Dry Fruit Burfi 250gms [o]', 'Kaju Dry Fruit Burfi'],
   ['Andhra Non-veg Meals (For 1)', 'Andhra Non-veg Meals'],
