@@ -9,6 +9,7 @@ import { conflicts, profileItem, vegOrNot, type ItemProfile } from './items.js';
 import { l2normalize, type Dimension, type MenuEncoder } from './inference/encoder.js';
 import { clamp01 } from './match.js';
 import { editDistance } from './text/clean.js';
+import { singular } from './dish-words.js';
 
 /**
  * Semantic search over a small corpus (≤ 512 items), in three stages:
@@ -98,9 +99,9 @@ export interface QueryUnderstanding {
   readonly words: readonly string[];
 }
 
-/** `word` or, for a menu adjective in -y, its noun: "cheesy" finds "Four Cheese Pizza", "creamy" "Cream of Mushroom". */
+/** `word`, its singular (item word sets hold singulars too: "pancakes" finds "Mini Pancake"), or, for a menu adjective in -y, its noun: "cheesy" finds "Four Cheese Pizza", "creamy" "Cream of Mushroom". */
 function hasWord(words: ReadonlySet<string>, word: string): boolean {
-  if (words.has(word)) return true;
+  if (words.has(word) || words.has(singular(word))) return true;
   if (word.length < 5 || !word.endsWith('y')) return false;
   const stem = word.slice(0, -1);
   return words.has(stem) || words.has(`${stem}e`);
@@ -260,6 +261,12 @@ export interface SearchOutcome {
  * answers "yogurt rice", "Sarso Saag with Thepla" answers "mustard greens". (Match and dedup keep such names apart
  * from their plain dish: there a topping makes another item.)
  */
+function withSingulars(words: readonly string[]): Set<string> {
+  const set = new Set(words);
+  for (const w of words) set.add(singular(w));
+  return set;
+}
+
 const mainDishes = new Map<string, Dish | null>();
 
 function mainDishOf(text: string): Dish | null {
@@ -274,7 +281,7 @@ function mainDishOf(text: string): Dish | null {
 }
 
 export function rankSearch(q: QueryUnderstanding, profiles: readonly ItemProfile[], cosines: readonly number[], topK: number): SearchOutcome {
-  const items = profiles.map((p) => ({ ...p, dish: p.dish ?? mainDishOf(p.text), words: new Set(p.text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)) }));
+  const items = profiles.map((p) => ({ ...p, dish: p.dish ?? mainDishOf(p.text), words: withSingulars(p.text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)) }));
   const scored: SearchCandidate[] = items.map((item, index) => ({ index, cosine: clamp01(cosines[index]!), relevance: relevanceOf(q, item, cosines[index]!) }));
   const best = scored.reduce((m, c) => Math.max(m, c.relevance), 0);
   const passed = scored
