@@ -48,6 +48,33 @@ t.test('/search and /match through HTTP', async (t) => {
     t.equal(dev.body.results[0]?.text, 'Paneer Butter Masala', 'Devanagari query finds the paneer dish');
   });
 
+  t.test('search: translated concepts, cuisines, plurals, spelling, knowledge-base names, starters', async (t) => {
+    const MIXED = [
+      'Veg Hakka Noodles', 'Chilli Paneer Dry', 'Veg Manchurian Gravy', 'Chicken Fried Rice', 'Chicken Sweet Corn Soup',
+      'Hot & Sour Chicken', 'Paneer Butter Masala', 'Dal Makhani', 'Butter Naan', 'Karela Fried', 'Gulab Jamun',
+      'Mini Pancake [8 Pieces]', 'Cheese Garlic Bread', 'Four Cheese Pizza', 'Curd Rice with Pomegranate', 'Masala Chaas',
+      'Chicken 65', 'Chicken Chettinad',
+    ];
+    const texts = async (query: string, topK = 10): Promise<string[]> => {
+      const r = await search({ query, corpus: MIXED, top_k: topK });
+      t.equal(r.status, 200);
+      return r.body.results.filter((x: { is_fallback: boolean }) => !x.is_fallback).map((x: { text: string }) => x.text);
+    };
+    const chinese = await texts('chinese food');
+    t.ok(['Veg Hakka Noodles', 'Chilli Paneer Dry', 'Chicken Fried Rice'].every((x) => chinese.includes(x)), `a cuisine query finds its dishes (got ${chinese.join(', ')})`);
+    t.notOk(chinese.slice(0, 3).some((x) => ['Dal Makhani', 'Butter Naan', 'Gulab Jamun'].includes(x)), 'other cuisines are not on top');
+    const postre = await texts('postre');
+    t.ok(postre.includes('Gulab Jamun') && postre.every((x) => ['Gulab Jamun', 'Mini Pancake [8 Pieces]'].includes(x)), `a Spanish dessert query gets the desserts (got ${postre.join(', ')})`);
+    t.ok((await texts('pancakes')).includes('Mini Pancake [8 Pieces]'), 'plural query, singular item');
+    t.ok((await texts('garlic bred')).includes('Cheese Garlic Bread'), 'a corrected query is read in the dish spelling');
+    t.equal((await texts('bitter gourd'))[0], 'Karela Fried', 'the knowledge base knows karela as bitter gourd');
+    t.ok((await texts('yogurt rice')).includes('Curd Rice with Pomegranate'), 'an item with a topping is its dish for search');
+    const soups = await texts('soup');
+    t.ok(soups.includes('Hot & Sour Chicken') && soups.includes('Chicken Sweet Corn Soup'), `chicken soups are soups (got ${soups.join(', ')})`);
+    const starters = await texts('spicy starter');
+    t.ok(starters.indexOf('Chicken 65') >= 0 && (starters.indexOf('Chicken Chettinad') < 0 || starters.indexOf('Chicken 65') < starters.indexOf('Chicken Chettinad')), `a spicy starter ranks above a spicy main (got ${starters.join(', ')})`);
+  });
+
   t.test('search: nothing sensible → no results; weak tail dropped', async (t) => {
     const sushi = await search({ query: 'sushi', corpus: SOUTH_INDIAN, top_k: 10 });
     t.same(sushi.body.results, [], 'sushi at a South Indian place returns nothing');

@@ -90,9 +90,10 @@ export interface QueryUnderstanding {
   readonly abstractness: number;
   readonly profile: ItemProfile;
   /**
-   * The profile whose diet and protein the query states: its own words, or a dish it names exactly. A fuzzy
-   * resolution of a generic word ("soup" → Tortilla Soup, veg) is not the query asking for veg, so it never
-   * penalises the chicken soups.
+   * The profile whose diet and protein the query states: the diet its own words say ("veg", "chicken", "eggless"),
+   * the protein its words or a dish it names exactly say. A dish's usual diet is not the query asking for it:
+   * "soup" resolving loosely to Tortilla Soup (veg) must not push the chicken soups down, nor "pancakes" resolving to
+   * Classic Pancakes (veg) the menu's egg pancakes.
    */
   readonly stated: ItemProfile;
   /** Content words of the query (concept and filler words removed). */
@@ -168,7 +169,7 @@ export function understandQuery(cleanedQuery: string): QueryUnderstanding {
     if (cue.confidence >= 0.7 && (cue.value === 'beverage' || cue.value === 'dessert' || cue.value === 'bread')) course = cue.value;
   }
   const cues = menuTextCues(cleanedQuery);
-  const stated = profile.dishHow === 'exact' ? profile : { ...profile, diet: cues.diet.value, protein: cues.protein.value, eggByRecipeOnly: false };
+  const stated = { ...profile, diet: cues.diet.value, protein: cues.protein.value ?? (profile.dishHow === 'exact' ? profile.protein : null), eggByRecipeOnly: false };
   return { text: cleanedQuery, tags: [...tags], course, cuisine, abstractness, profile, stated, words: spellingOf(contentWords, profile) };
 }
 
