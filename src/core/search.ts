@@ -10,6 +10,7 @@ import { l2normalize, type Dimension, type MenuEncoder } from './inference/encod
 import { clamp01 } from './match.js';
 import { editDistance } from './text/clean.js';
 import { singular } from './dish-words.js';
+import { isCombo } from './variants.js';
 
 /**
  * Semantic search over a small corpus (≤ 512 items), in three stages:
@@ -246,6 +247,8 @@ export function relevanceOf(q: QueryUnderstanding, item: ItemProfile & { words: 
     const otherFoodCourse = (q.course === 'side' || q.course === 'main') && item.course !== q.course;
     z += !sameGroup ? -3 : otherFoodCourse ? 0.5 : 1.5 + 3 * q.abstractness;
   }
+  // A query for a dish wants the dish before the combos and meals that include it ("veg biryani").
+  if (q.words.length > 0 && !isCombo(q.text) && isCombo(item.text)) z -= 1;
   if (q.cuisine) z += item.cuisine === q.cuisine ? 1.5 + 3 * q.abstractness : -1.5 * q.abstractness;
   const flags = conflicts(q.stated, item);
   if (flags.dietary_conflict && vegOrNot(q.stated.diet) !== 'unknown') z -= 4;

@@ -48,11 +48,16 @@ let sharedSwaps: ReadonlySet<string> | null = null;
 
 const COMBO = /\+|\bcombo\b|\bmeal\b/i;
 
+/** A text that joins items with "+" or calls itself a combo or meal. */
+export function isCombo(text: string): boolean {
+  return COMBO.test(text);
+}
+
 /**
  * Why two cleaned texts are two items of one family ("steam/fried", "combo"), or null when their words do not say.
  */
 export function variantDifference(a: string, b: string, swaps: ReadonlySet<string> = (sharedSwaps ??= loadVariantSwaps())): string | null {
-  if (COMBO.test(a) !== COMBO.test(b)) return 'combo';
+  if (isCombo(a) !== isCombo(b)) return 'combo';
   const wa = wordsOf(a), wb = wordsOf(b);
   const onlyA = wa.filter((w) => !wb.includes(w));
   if (onlyA.length === 0) return null;
