@@ -147,6 +147,7 @@ export async function evalSearch(kit: EvalKit, label = DEV_SPLIT ? '_dev' : ''):
       if (relevantCount === 0) {
         noMatchTotal++;
         if (res.results.filter((r) => !r.is_fallback).length === 0) noMatchOk++;
+        else if (SHOW_DEV_ERRORS) console.log(`  dev no-match answered "${q.query}" (${q.menu}): ${res.results.filter((r) => !r.is_fallback).map((r) => `${r.text} ${r.reranker_score}`).join(' · ')}`);
         continue;
       }
       shouldAnswer++;

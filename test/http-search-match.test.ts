@@ -71,6 +71,8 @@ t.test('/search and /match through HTTP', async (t) => {
     t.ok((await texts('yogurt rice')).includes('Curd Rice with Pomegranate'), 'an item with a topping is its dish for search');
     const soups = await texts('soup');
     t.ok(soups.includes('Hot & Sour Chicken') && soups.includes('Chicken Sweet Corn Soup'), `chicken soups are soups (got ${soups.join(', ')})`);
+    const vegPizzeria = await search({ query: 'chicken pizza', corpus: ['Margherita Pizza', 'Cheezy-7 Pizza', 'Farmhouse Pizza', 'Garlic Bread', 'Veg Taco'], top_k: 5 });
+    t.same(vegPizzeria.body.results.filter((x: { is_fallback: boolean }) => !x.is_fallback), [], 'a chicken pizza query at a veg pizzeria is not answered by pizzas that name no chicken');
     const starters = await texts('spicy starter');
     t.ok(starters.indexOf('Chicken 65') >= 0 && (starters.indexOf('Chicken Chettinad') < 0 || starters.indexOf('Chicken 65') < starters.indexOf('Chicken Chettinad')), `a spicy starter ranks above a spicy main (got ${starters.join(', ')})`);
   });

@@ -253,6 +253,8 @@ export function relevanceOf(q: QueryUnderstanding, item: ItemProfile & { words: 
   const flags = conflicts(q.stated, item);
   if (flags.dietary_conflict && vegOrNot(q.stated.diet) !== 'unknown') z -= 4;
   if (flags.protein_conflict) z -= 3;
+  // "chicken pizza" at a place whose pizzas name no chicken: an item without the protein the query names is not it.
+  else if (q.stated.protein && item.protein !== q.stated.protein) z -= 1;
   return 1 / (1 + Math.exp(-z));
 }
 
