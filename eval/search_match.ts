@@ -18,8 +18,10 @@ function ctxOf(kit: EvalKit): RouteContext {
  */
 export const DEV_SPLIT = process.argv.includes('--dev');
 
-/** `--dev --errors` lists the dev split's mistakes; never offered on the held-out split, which is not for reading. */
-const SHOW_DEV_ERRORS = DEV_SPLIT && process.argv.includes('--errors');
+/** `--errors` lists mistakes on development data only: the dev split (with `--dev`) and the mined real pairs; the
+ * held-out split is not for reading. */
+const SHOW_ERRORS = process.argv.includes('--errors');
+const SHOW_DEV_ERRORS = DEV_SPLIT && SHOW_ERRORS;
 
 function inSplit(index: number): boolean {
   return (index % 3 === 0) === DEV_SPLIT;
@@ -95,7 +97,7 @@ export async function evalMinedDietPairs(kit: EvalKit): Promise<void> {
           }
           pairs++;
           if (conflict) flagged++;
-          else if (process.argv.includes('--errors')) console.log(`  missed real diet pair: ${a.name} (${a.veg ? 'veg' : 'non-veg'}; read ${pa.diet}) | ${b.name} (${b.veg ? 'veg' : 'non-veg'}; read ${pb.diet})`);
+          else if (SHOW_ERRORS) console.log(`  missed real diet pair: ${a.name} (${a.veg ? 'veg' : 'non-veg'}; read ${pa.diet}) | ${b.name} (${b.veg ? 'veg' : 'non-veg'}; read ${pb.diet})`);
         }
       }
     }

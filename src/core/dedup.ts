@@ -4,7 +4,7 @@ import { readTsv } from './knowledge/tsv.js';
 import { nameKey } from './knowledge/dishes.js';
 import { getKnowledge, loadKnowledge } from './knowledge/index.js';
 import { editDistance } from './text/clean.js';
-import { dishWords, singular } from './dish-words.js';
+import { differingWords, dishWords, singular } from './dish-words.js';
 import { proteinOf } from './knowledge/cues.js';
 import { soundKey } from './knowledge/transliterate.js';
 import { conflicts, profileItem } from './items.js';
@@ -158,10 +158,7 @@ export function definingWordDifference(a: string, b: string, synonyms = false, l
 /** definingWordDifference on names already split by dishWords (dedup splits each name once). */
 function wordDifference(wa: readonly string[], wb: readonly string[], synonyms: boolean, lex: DefiningWordLexicon): string | null {
   if (wa.join('') === wb.join('')) return null;
-  const setA = new Set(wa);
-  const setB = new Set(wb);
-  const onlyA = wa.filter((w) => !setB.has(w));
-  const onlyB = wb.filter((w) => !setA.has(w));
+  const [onlyA, onlyB] = differingWords(wa, wb);
   const pairsWith = (w: string, o: string): boolean =>
     isSpellingOf(w, o, lex) || (synonyms && (isCompoundPart(w, o) || isCompoundPart(o, w) || isSameProtein(w, o)));
   const restA = onlyA.filter((w) => !onlyB.some((o) => pairsWith(w, o)));
@@ -169,7 +166,7 @@ function wordDifference(wa: readonly string[], wb: readonly string[], synonyms: 
   if (restA.length === 0 && restB.length === 0) return null;
   const isDefining = (w: string): boolean => /^\d+$/.test(w) || lex.defining.has(w);
   if (synonyms) {
-    const shared = wa.some((w) => setB.has(w));
+    const shared = onlyA.length < wa.length;
     if (!shared || restA.length === 0 || restB.length === 0) return null;
     return restA.find(isDefining) ?? restB.find(isDefining) ?? null;
   }

@@ -43,3 +43,9 @@ export function dishWords(cleanedText: string): string[] {
   return out;
 }
 
+
+/** The words each side has that the other lacks, in their order: [only in a, only in b]. */
+export function differingWords(a: readonly string[], b: readonly string[]): [string[], string[]] {
+  const inA = new Set(a), inB = new Set(b);
+  return [a.filter((w) => !inB.has(w)), b.filter((w) => !inA.has(w))];
+}

@@ -1,7 +1,8 @@
 import { getKnowledge } from './knowledge/index.js';
 import type { Course, Cuisine, Dish, Protein } from './knowledge/dishes.js';
 import { dietMarkers, dietOf, menuTextCues, type DietCue, type DietMarkers } from './knowledge/cues.js';
-import { dishWords } from './dish-words.js';
+import { differingWords, dishWords } from './dish-words.js';
+import { isCombo } from './variants.js';
 
 /**
  * What we know about one cleaned menu text, from the knowledge base: the dish it names (when it resolves), and its
@@ -24,6 +25,8 @@ export interface ItemProfile {
   readonly cuisineConfidence: number;
   /** Egg-free and veg / non-veg markers in the text, for the diet-twin rules. */
   readonly markers: DietMarkers;
+  /** The text's content words as the word guards compare them (dish-words.ts), for the meat-twin rule. */
+  readonly dishWords: readonly string[];
 }
 
 /** Coarse diet the API speaks: egg counts as non-veg wherever veg/non-veg is asked. */
@@ -56,6 +59,7 @@ export function profileItem(cleanedText: string): ItemProfile {
     cuisine: dish ? dish.cuisine : cues.cuisine.value,
     cuisineConfidence: dish ? (match!.how === 'exact' ? 0.95 : 0.8) : cues.cuisine.confidence,
     markers: dietMarkers(cleanedText),
+    dishWords: dishWords(cleanedText),
   };
   if (profileCache.size > 50_000) profileCache.clear();
   profileCache.set(cleanedText, profile);
@@ -90,14 +94,17 @@ function dietMarkerPair(a: ItemProfile, b: ItemProfile, da: string, db: string):
 function meatSwapTwin(a: ItemProfile, b: ItemProfile, da: string, db: string): boolean {
   if (!((da === 'non_veg' && db === 'unknown') || (db === 'non_veg' && da === 'unknown'))) return false;
   const [meat, open] = da === 'non_veg' ? [a, b] : [b, a];
-  const wordsMeat = dishWords(meat.text), wordsOpen = dishWords(open.text);
-  const onlyMeat = wordsMeat.filter((w) => !wordsOpen.includes(w));
-  const onlyOpen = wordsOpen.filter((w) => !wordsMeat.includes(w));
+  const [onlyMeat, onlyOpen] = differingWords(meat.dishWords, open.dishWords);
   // "Jumbo Royal Burger Combo" / "Jumbo Royal Chicken Burger": a combo word is no swap of ingredients.
-  if (onlyOpen.length !== 1 || /^(?:combo|meal)$/.test(onlyOpen[0]!) || onlyMeat.length === 0 || onlyMeat.length > 2 || onlyMeat.length === wordsMeat.length) return false;
+  if (onlyOpen.length !== 1 || isCombo(onlyOpen[0]!) || onlyMeat.length === 0 || onlyMeat.length > 2 || onlyMeat.length === meat.dishWords.length) return false;
   return dietOf(onlyMeat.join(' ')).value === 'non_veg';
 }
 
+/**
+ * dietary_conflict: one side veg and the other non-veg (egg counts as non-veg), or a diet twin (eggless, a veg /
+ * non-veg marker, a meat swap) whose other side's diet is open. protein_conflict: both main proteins known and
+ * different.
+ */
 export function conflicts(a: ItemProfile, b: ItemProfile): ConflictFlags {
   const da = vegOrNot(a.diet);
   const db = vegOrNot(b.diet);

@@ -262,11 +262,7 @@ export interface SearchOutcome {
   readonly results: { index: number; score: number; reranker_score: number | null; is_fallback: boolean }[];
 }
 
-/**
- * For search, an item the knowledge base cannot resolve whole is the dish it leads with: "Curd Rice with Pomegranate"
- * answers "yogurt rice", "Sarso Saag with Thepla" answers "mustard greens". (Match and dedup keep such names apart
- * from their plain dish: there a topping makes another item.)
- */
+/** An item name's words with their singulars, for hasWord. */
 function withSingulars(words: readonly string[]): Set<string> {
   const set = new Set(words);
   for (const w of words) set.add(singular(w));
@@ -275,6 +271,11 @@ function withSingulars(words: readonly string[]): Set<string> {
 
 const mainDishes = new Map<string, Dish | null>();
 
+/**
+ * For search, an item the knowledge base cannot resolve whole is the dish it leads with: "Curd Rice with Pomegranate"
+ * answers "yogurt rice", "Sarso Saag with Thepla" answers "mustard greens". (Match and dedup keep such names apart
+ * from their plain dish: there a topping makes another item.)
+ */
 function mainDishOf(text: string): Dish | null {
   let dish = mainDishes.get(text);
   if (dish === undefined) {

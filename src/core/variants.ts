@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { KNOWLEDGE_DIR } from './paths.js';
 import { readTsv } from './knowledge/tsv.js';
-import { dishWords } from './dish-words.js';
+import { differingWords, dishWords } from './dish-words.js';
 
 /**
  * Two names of one dish family that are different items on a menu, by the knowledge base's own hard negatives:
@@ -37,8 +37,7 @@ export function loadVariantSwaps(dir: string = KNOWLEDGE_DIR): ReadonlySet<strin
     const [a, b, kind] = row.cells;
     if (!a || !b || !kind || !SWAP_KINDS.has(kind)) continue;
     const wa = wordsOf(a), wb = wordsOf(b);
-    const onlyA = wa.filter((w) => !wb.includes(w));
-    const onlyB = wb.filter((w) => !wa.includes(w));
+    const [onlyA, onlyB] = differingWords(wa, wb);
     if (onlyA.length === 1 && onlyB.length === 1 && wa.length === wb.length) swaps.add(swapKey(onlyA[0]!, onlyB[0]!));
   }
   return swaps;
@@ -58,10 +57,7 @@ export function isCombo(text: string): boolean {
  */
 export function variantDifference(a: string, b: string, swaps: ReadonlySet<string> = (sharedSwaps ??= loadVariantSwaps())): string | null {
   if (isCombo(a) !== isCombo(b)) return 'combo';
-  const wa = wordsOf(a), wb = wordsOf(b);
-  const onlyA = wa.filter((w) => !wb.includes(w));
-  if (onlyA.length === 0) return null;
-  const onlyB = wb.filter((w) => !wa.includes(w));
+  const [onlyA, onlyB] = differingWords(wordsOf(a), wordsOf(b));
   for (const x of onlyA) for (const y of onlyB) if (swaps.has(swapKey(x, y))) return `${x}/${y}`;
   return null;
 }
