@@ -27,38 +27,50 @@ function inSplit(index: number): boolean {
   return (index % 3 === 0) === DEV_SPLIT;
 }
 
-/** /match on test/fixtures/match_pairs.tsv: accuracy, precision, recall, F1 and conflict-flag accuracy. */
+/**
+ * /match on test/fixtures/match_pairs.tsv: accuracy, precision, recall, F1 and conflict-flag accuracy. `--dev` scores
+ * the dev third and, as its own lines, the development-only pairs of match_dev_pairs.tsv (written from other real
+ * menus to tune on, since the dev third alone had stopped predicting the held-out number).
+ */
 export async function evalMatch(kit: EvalKit, label = DEV_SPLIT ? '_dev' : ''): Promise<void> {
   await kit.section('match_accuracy', async () => {
-    const rows = readFixture('test/fixtures/match_pairs.tsv').filter((_, i) => inSplit(i));
-    const ctx = ctxOf(kit);
-    const results: { match: boolean; dietary_conflict: boolean; protein_conflict: boolean }[] = [];
-    for (let i = 0; i < rows.length; i += 100) {
-      const chunk = rows.slice(i, i + 100);
-      const req = matchRoute.parse({ pairs: chunk.map((r) => ({ text_a: r.text_a, text_b: r.text_b })) });
-      results.push(...(await matchRoute.handle(req, ctx)).results);
-    }
-    let tp = 0, fp = 0, fn = 0, tn = 0, dietOk = 0, protOk = 0, missedDiet = 0;
-    rows.forEach((r, i) => {
-      const gold = r.same === '1';
-      const got = results[i]!.match;
-      if (gold && got) tp++;
-      else if (got) fp++;
-      else if (gold) fn++;
-      else tn++;
-      if (SHOW_DEV_ERRORS && (gold !== got || (r.dietary_conflict === '1') !== results[i]!.dietary_conflict)) {
-        const res = results[i]! as { match: boolean; cosine?: number; reranker_score?: number | null; dietary_conflict: boolean };
-        console.log(`  dev error [${r.kind}] gold ${gold ? 'same' : 'diff'}${r.dietary_conflict === '1' ? ' diet' : ''} got ${got ? 'same' : 'diff'}${res.dietary_conflict ? ' diet' : ''} cos ${res.cosine?.toFixed(3)} rr ${res.reranker_score?.toFixed(3) ?? 'null'}: ${r.text_a} | ${r.text_b}`);
-      }
-      if ((r.dietary_conflict === '1') === results[i]!.dietary_conflict) dietOk++;
-      else if (r.dietary_conflict === '1') missedDiet++;
-      if ((r.protein_conflict === '1') === results[i]!.protein_conflict) protOk++;
-    });
-    const p = tp / (tp + fp), rc = tp / (tp + fn);
-    kit.metric(`match_accuracy${label}`, (tp + tn) / rows.length, `${rows.length} labelled pairs; precision ${p.toFixed(3)} recall ${rc.toFixed(3)} F1 ${((2 * p * rc) / (p + rc)).toFixed(3)}`);
-    kit.metric(`match_dietary_conflict_accuracy${label}`, dietOk / rows.length, `missed dietary conflicts: ${missedDiet}`);
-    kit.metric(`match_protein_conflict_accuracy${label}`, protOk / rows.length);
+    await scoreMatchPairs(kit, readFixture('test/fixtures/match_pairs.tsv').filter((_, i) => inSplit(i)), label);
   });
+  if (DEV_SPLIT && existsSync(join(REPO_ROOT, 'test/fixtures/match_dev_pairs.tsv'))) {
+    await kit.section('match_accuracy_dev_pairs', async () => {
+      await scoreMatchPairs(kit, readFixture('test/fixtures/match_dev_pairs.tsv'), '_dev_pairs');
+    });
+  }
+}
+
+async function scoreMatchPairs(kit: EvalKit, rows: Record<string, string>[], label: string): Promise<void> {
+  const ctx = ctxOf(kit);
+  const results: { match: boolean; dietary_conflict: boolean; protein_conflict: boolean }[] = [];
+  for (let i = 0; i < rows.length; i += 100) {
+    const chunk = rows.slice(i, i + 100);
+    const req = matchRoute.parse({ pairs: chunk.map((r) => ({ text_a: r.text_a, text_b: r.text_b })) });
+    results.push(...(await matchRoute.handle(req, ctx)).results);
+  }
+  let tp = 0, fp = 0, fn = 0, tn = 0, dietOk = 0, protOk = 0, missedDiet = 0;
+  rows.forEach((r, i) => {
+    const gold = r.same === '1';
+    const got = results[i]!.match;
+    if (gold && got) tp++;
+    else if (got) fp++;
+    else if (gold) fn++;
+    else tn++;
+    if (SHOW_DEV_ERRORS && (gold !== got || (r.dietary_conflict === '1') !== results[i]!.dietary_conflict)) {
+      const res = results[i]! as { match: boolean; cosine?: number; reranker_score?: number | null; dietary_conflict: boolean };
+      console.log(`  dev error [${r.kind}] gold ${gold ? 'same' : 'diff'}${r.dietary_conflict === '1' ? ' diet' : ''} got ${got ? 'same' : 'diff'}${res.dietary_conflict ? ' diet' : ''} cos ${res.cosine?.toFixed(3)} rr ${res.reranker_score?.toFixed(3) ?? 'null'}: ${r.text_a} | ${r.text_b}`);
+    }
+    if ((r.dietary_conflict === '1') === results[i]!.dietary_conflict) dietOk++;
+    else if (r.dietary_conflict === '1') missedDiet++;
+    if ((r.protein_conflict === '1') === results[i]!.protein_conflict) protOk++;
+  });
+  const p = tp / (tp + fp), rc = tp / (tp + fn);
+  kit.metric(`match_accuracy${label}`, (tp + tn) / rows.length, `${rows.length} labelled pairs; precision ${p.toFixed(3)} recall ${rc.toFixed(3)} F1 ${((2 * p * rc) / (p + rc)).toFixed(3)}`);
+  kit.metric(`match_dietary_conflict_accuracy${label}`, dietOk / rows.length, `missed dietary conflicts: ${missedDiet}`);
+  kit.metric(`match_protein_conflict_accuracy${label}`, protOk / rows.length);
 }
 
 /**
