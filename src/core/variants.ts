@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { KNOWLEDGE_DIR } from './paths.js';
-import { readTsv } from './knowledge/tsv.js';
+import { readList, readTsv } from './knowledge/tsv.js';
+import { categoryOf } from './knowledge/cues.js';
 import { differingWords, dishWords } from './dish-words.js';
 
 /**
@@ -10,7 +11,10 @@ import { differingWords, dishWords } from './dish-words.js';
  *     "Chilli Paneer Dry" / "Chilli Paneer Gravy"; "Garlic Naan" / "Butter Naan"; "Coke" / "Pepsi"). A word only
  *     one side has is not a swap ("Chicken Dum Biryani" / "Chicken Biryani" stays to the models);
  *   - a combo against a single item: one text joins items with "+" or calls itself a combo or meal and the other
- *     does not ("Choco Lava Cake + Coke Combo" / "Choco Lava Cake", the hard negatives' add-on kind).
+ *     does not ("Choco Lava Cake + Coke Combo" / "Choco Lava Cake", the hard negatives' add-on kind), or one text is
+ *     the other plus a drink ("Double Down Burger & Pepsi");
+ *   - an added form word (lexicon/form_words.txt): one text is the other plus a word that makes another item
+ *     ("Egg Bhurji" / "Egg Bhurji Pav", "Idli" / "Fried Idli").
  * The precision stage treats either as knowledge that the texts are different dishes (shared by /match, /dedup and
  * /suggest), unless the knowledge base lists both texts for one dish.
  */
@@ -44,6 +48,11 @@ export function loadVariantSwaps(dir: string = KNOWLEDGE_DIR): ReadonlySet<strin
 }
 
 let sharedSwaps: ReadonlySet<string> | null = null;
+let sharedFormWords: ReadonlySet<string> | null = null;
+
+export function loadFormWords(dir: string = KNOWLEDGE_DIR): ReadonlySet<string> {
+  return new Set(readList(join(dir, 'lexicon', 'form_words.txt')).map((w) => w.toLowerCase()));
+}
 
 const COMBO = /\+|\bcombo\b|\bmeal\b/i;
 
@@ -55,9 +64,25 @@ export function isCombo(text: string): boolean {
 /**
  * Why two cleaned texts are two items of one family ("steam/fried", "combo"), or null when their words do not say.
  */
-export function variantDifference(a: string, b: string, swaps: ReadonlySet<string> = (sharedSwaps ??= loadVariantSwaps())): string | null {
+export function variantDifference(
+  a: string,
+  b: string,
+  swaps: ReadonlySet<string> = (sharedSwaps ??= loadVariantSwaps()),
+  formWords: ReadonlySet<string> = (sharedFormWords ??= loadFormWords()),
+): string | null {
   if (isCombo(a) !== isCombo(b)) return 'combo';
   const [onlyA, onlyB] = differingWords(wordsOf(a), wordsOf(b));
   for (const x of onlyA) for (const y of onlyB) if (swaps.has(swapKey(x, y))) return `${x}/${y}`;
-  return null;
+  // One name is the other plus words: another item when a word is a form word, or when the words are a drink. Words
+  // are compared as written here: "Grilled" is a cooking method, the "Grill" of "(Flame & Grill)" a chain's name.
+  const wa = dishWords(a), wb = dishWords(b);
+  const [addedA, addedB] = differingWords(wa, wb);
+  const added = addedB.length === 0 ? addedA : addedA.length === 0 ? addedB : [];
+  if (added.length === 0 || added.length === Math.max(wa.length, wb.length)) return null;
+  const form = added.find((w) => formWords.has(w));
+  if (form) return `+${form}`;
+  // A drink added to a drink is its name ("Masala Chai Tea"); added to food it is a combo.
+  const addOn = categoryOf(added.join(' '));
+  const base = categoryOf(addedB.length === 0 ? b : a);
+  return addOn.value === 'beverage' && addOn.confidence >= 0.7 && base.value !== 'beverage' ? 'combo' : null;
 }
