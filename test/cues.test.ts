@@ -662,7 +662,7 @@ t.test('the lexicons load once and are big enough to be useful', async (t) => {
 function knowledgeCopyWith(file: string, edit: (text: string) => string): string {
   const dir = mkdtempSync(join(tmpdir(), 'cues-'));
   mkdirSync(join(dir, 'lexicon'));
-  for (const f of ['diet.tsv', 'protein.tsv', 'category.tsv', 'cuisine_cues.tsv']) {
+  for (const f of ['diet.tsv', 'protein.tsv', 'category.tsv', 'cuisine_cues.tsv', 'flavours.tsv']) {
     const text = readFileSync(join(KNOWLEDGE_DIR, 'lexicon', f), 'utf8');
     writeFileSync(join(dir, 'lexicon', f), f === file ? edit(text) : text);
   }
@@ -700,6 +700,29 @@ t.test('loadCueLexicons rejects broken knowledge with file:line', async (t) => {
     () => loadCueLexicons(knowledgeCopyWith('diet.tsv', (s) => s + '\nCHICKEN\tnon_veg\t\n')),
     /repeats/,
   );
+  // flavours.tsv: a keyword may carry several tags, one row each, but not the same tag twice or an unknown tag.
+  t.doesNotThrow(() => loadCueLexicons(knowledgeCopyWith('flavours.tsv', (s) => s + '\nzzberry\tfruity\t-\nzzberry\tsweet\t-\n')));
+  t.throws(
+    () => loadCueLexicons(knowledgeCopyWith('flavours.tsv', (s) => s + '\nzzberry\tfruity\t-\nZZBerry\tfruity\t-\n')),
+    /flavours\.tsv:\d+: "ZZBerry" is already tagged fruity/,
+  );
+  t.throws(() => loadCueLexicons(knowledgeCopyWith('flavours.tsv', (s) => s + '\nzzberry\tberryish\t-\n')), /tag "berryish" is not one of/);
+  t.throws(() => loadCueLexicons(knowledgeCopyWith('flavours.tsv', (s) => s + '\nzzberry\tfruity\t-\nzzberry\t-\t-\n')), /stop phrase and a tagged keyword/);
+});
+
+t.test("flavourTagsOf: the tags an item's own words give it", async (t) => {
+  const { flavourTagsOf } = await import('../src/core/knowledge/cues.js');
+  const has = (text: string, tags: string[]) => t.ok(tags.every((x) => flavourTagsOf(text).includes(x as never)), `${text} is ${tags.join(', ')} (got ${flavourTagsOf(text).join(', ')})`);
+  has('Black Current Shake', ['fruity', 'cold_drink']);
+  has('Coffee Walnut Ice Cream 100ml', ['nutty']);
+  has('Schezwan Margherita', ['spicy']);
+  has('Death by Chocolate', ['chocolate']);
+  has('Kesar Pista Kulfi', ['nutty']);
+  // Longest keyword first: the cream of "ice cream" is not a creamy sauce.
+  t.notOk(flavourTagsOf('Vanilla Ice Cream').includes('creamy'), 'ice cream is not creamy');
+  t.same(flavourTagsOf('Butter Naan'), [], 'butter is not a flavour word');
+  t.same(flavourTagsOf('Hot Dog'), [], 'hot alone is not spicy');
+  t.notOk(flavourTagsOf('Cottage Cheese Tikka').includes('cheesy'), 'a stop phrase consumes its words: cottage cheese is paneer');
 });
 
 t.test('dietMarkers: egg-free words and veg / non-veg markers come from the diet lexicon, in any of its languages', async (t) => {

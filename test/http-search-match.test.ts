@@ -77,6 +77,29 @@ t.test('/search and /match through HTTP', async (t) => {
     t.ok(starters.indexOf('Chicken 65') >= 0 && (starters.indexOf('Chicken Chettinad') < 0 || starters.indexOf('Chicken 65') < starters.indexOf('Chicken Chettinad')), `a spicy starter ranks above a spicy main (got ${starters.join(', ')})`);
   });
 
+  t.test('search: flavour words and serving sizes', async (t) => {
+    const PARLOUR = [
+      'Roasted Almond Ice Cream 100ml', 'Coffee Walnut Ice Cream 500ml', 'Kesar Pista Kulfi', 'Strawberry Shake',
+      'Black Current Shake', 'Vanilla Ice Cream 100ml', 'Cold Coffee', 'Veg Sandwich', 'French Fries',
+      'Party Combo for 5-6: Veg Burgers + Fries', 'Family Pack Ice Cream 1L (Serves 4)', 'Veg Burger',
+    ];
+    const texts = async (query: string): Promise<string[]> => {
+      const r = await search({ query, corpus: PARLOUR, top_k: 10 });
+      t.equal(r.status, 200);
+      return r.body.results.filter((x: { is_fallback: boolean }) => !x.is_fallback).map((x: { text: string }) => x.text);
+    };
+    const nutty = await texts('something nutty');
+    t.same(nutty.slice(0, 3).sort(), ['Coffee Walnut Ice Cream 500ml', 'Kesar Pista Kulfi', 'Roasted Almond Ice Cream 100ml'], `nut words answer "nutty" (got ${nutty.join(', ')})`);
+    t.notOk(nutty.includes('French Fries'), 'fries are not nutty');
+    const fruity = await texts('something fruity');
+    t.ok(fruity.indexOf('Black Current Shake') >= 0 && fruity.indexOf('Black Current Shake') < 3, `a misspelt currant is a fruit (got ${fruity.join(', ')})`);
+    t.notOk(fruity.includes('Cold Coffee'), 'coffee is not fruity');
+    const party = await texts('party pack for a big group');
+    t.ok(party.slice(0, 2).includes('Party Combo for 5-6: Veg Burgers + Fries') && party.slice(0, 2).includes('Family Pack Ice Cream 1L (Serves 4)'), `items for a group come first (got ${party.join(', ')})`);
+    const single = await texts('single serving cup for one');
+    t.notOk(single.slice(0, 2).some((x) => /Party|Family/.test(x)), `a single serving is not a party pack (got ${single.join(', ')})`);
+  });
+
   t.test('search: nothing sensible → no results; weak tail dropped', async (t) => {
     const sushi = await search({ query: 'sushi', corpus: SOUTH_INDIAN, top_k: 10 });
     t.same(sushi.body.results, [], 'sushi at a South Indian place returns nothing');
@@ -183,6 +206,24 @@ t.test('/search and /match through HTTP', async (t) => {
     t.equal(dum.match, true, 'dum is how biryani is made');
     t.equal(boneless.match, true, 'B/L = boneless');
     t.equal(spanishMarker.dietary_conflict, true, 'vegetariano marks the veg twin');
+    // A form word added to a dish makes another item; a drink added to food makes a combo, and the combo is as
+    // non-veg as its meat part; the knowledge base's own aliases still say same.
+    const added = await match([
+      ['Egg Bhurji', 'Egg Bhurji Grilled Sandwich [4 Pieces]'],
+      ['Idli With Chutney', 'Fried Idli With Chutney'],
+      ['Double Down Burger', 'Double Down Burger & Pepsi'],
+      ['Veg Momos', 'Steamed Veg Momos'],
+      ['Masala Chai', 'Masala Chai Tea'],
+      ['Korean Cheese Delight Burger', 'Korean Chicken Burger'],
+    ]);
+    const [sandwich, friedIdli, withDrink, steamedMomos, chaiTea, twoWordTwin] = added.body.results;
+    t.equal(sandwich.match, false, 'a sandwich of a dish is another item');
+    t.equal(friedIdli.match, false, 'fried idli is another item');
+    t.equal(withDrink.match, false, 'a burger with a drink is a combo');
+    t.equal(withDrink.dietary_conflict, false, 'the combo with the chicken burger is not veg because Pepsi is');
+    t.equal(steamedMomos.match, true, 'steamed is how the knowledge base\'s momos are made');
+    t.equal(chaiTea.match, true, 'a drink word added to a drink is its name, not a combo');
+    t.equal(twoWordTwin.dietary_conflict, true, 'two open words swapped for a meat word: the veg twin');
     const strict = await match([['Paneer Butter Masala', 'Paneer Makhani Masala']], { cosine_threshold: 0.99 });
     const loose = await match([['Paneer Butter Masala', 'Paneer Makhani Masala']], { cosine_threshold: 0.1 });
     t.ok(Number(loose.body.results[0].match) >= Number(strict.body.results[0].match), 'a lower threshold never matches less');

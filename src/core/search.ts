@@ -4,13 +4,14 @@ import { readTsv } from './knowledge/tsv.js';
 import { CUISINE_LABELS, TAGS, type Course, type Cuisine, type Dish, type Tag } from './knowledge/dishes.js';
 import { toEnglishFoodWords } from './knowledge/translate.js';
 import { getKnowledge } from './knowledge/index.js';
-import { categoryOf, menuTextCues } from './knowledge/cues.js';
+import { categoryOf, flavourTagsOf, menuTextCues } from './knowledge/cues.js';
 import { conflicts, profileItem, vegOrNot, type ItemProfile } from './items.js';
 import { l2normalize, type Dimension, type MenuEncoder } from './inference/encoder.js';
 import { clamp01 } from './match.js';
 import { editDistance } from './text/clean.js';
 import { singular } from './dish-words.js';
 import { isCombo } from './variants.js';
+import { SERVING_WORDS, servingOf, servingsAgree } from './servings.js';
 
 /**
  * Semantic search over a small corpus (≤ 512 items), in three stages:
@@ -61,7 +62,7 @@ export interface ConceptCentroids {
   readonly byTag: ReadonlyMap<Tag, Float32Array>;
 }
 
-/** Built once at start-up: the mean embedding of the dishes carrying each tag (names only, cleaned). */
+/** Built once at start-up: the mean embedding of the dishes carrying each tag or naming one of its flavour words (names only). */
 export async function buildConceptCentroids(encoder: MenuEncoder): Promise<ConceptCentroids> {
   const book = getKnowledge().book;
   const byTag = new Map<Tag, Float32Array>();
@@ -71,7 +72,7 @@ export async function buildConceptCentroids(encoder: MenuEncoder): Promise<Conce
     const acc = new Float32Array(encoder.model.hiddenSize);
     let n = 0;
     book.dishes.forEach((d, i) => {
-      if (!d.tags.includes(tag)) return;
+      if (!d.tags.includes(tag) && !flavourTagsOf(d.name).includes(tag)) return;
       n++;
       const v = vectors[i]!;
       for (let k = 0; k < acc.length; k++) acc[k]! += v[k]!;
@@ -99,6 +100,8 @@ export interface QueryUnderstanding {
   readonly stated: ItemProfile;
   /** Content words of the query (concept and filler words removed). */
   readonly words: readonly string[];
+  /** How many people the query asks to feed ("for 4 people", "party pack", "for one"), from its original text. */
+  readonly serving: number | null;
 }
 
 /** `word`, its singular (item word sets hold singulars too: "pancakes" finds "Mini Pancake"), or, for a menu adjective in -y, its noun: "cheesy" finds "Four Cheese Pizza", "creamy" "Cream of Mushroom". */
@@ -134,7 +137,7 @@ const CUISINE_QUERIES: ReadonlyMap<string, Cuisine> = new Map<string, Cuisine>([
 ]);
 const CUISINE_FILLER = new Set(['food', 'foods', 'cuisine', 'dishes', 'dish', 'items', 'style', 'khana']);
 
-export function understandQuery(cleanedQuery: string): QueryUnderstanding {
+export function understandQuery(cleanedQuery: string, originalQuery: string = cleanedQuery): QueryUnderstanding {
   // Concepts and content words are read in English ("postre" asks for dessert, "pollo" for chicken), as the query is
   // embedded; the knowledge-base lookup below keeps the words as typed, since it knows other-language names.
   const words = toEnglishFoodWords(cleanedQuery).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
@@ -153,6 +156,12 @@ export function understandQuery(cleanedQuery: string): QueryUnderstanding {
     }
   }
   const filler = new Set(['something', 'some', 'a', 'an', 'the', 'for', 'me', 'i', 'want', 'need', 'to', 'with', 'and', 'please', 'kuch', 'chahiye', 'lunch', 'dinner', 'meal', 'food', 'item', 'items']);
+  // Cleaning strips "for 4 people" and "party pack" as size noise; the serving is read from the query as typed, and
+  // the words that only say it are concept words, not dish words.
+  const serving = servingOf(originalQuery);
+  if (serving !== null) words.forEach((w, i) => {
+    if (SERVING_WORDS.has(w) || /^\d+$/.test(w)) covered.add(i);
+  });
   let contentWords = words.filter((w, i) => !covered.has(i) && !filler.has(w));
   const cuisineWords = contentWords.filter((w) => !CUISINE_FILLER.has(w));
   const cuisine = CUISINE_QUERIES.get(cuisineWords.join(' ')) ?? null;
@@ -163,7 +172,7 @@ export function understandQuery(cleanedQuery: string): QueryUnderstanding {
     contentWords = [];
   }
   const content = contentWords.length;
-  const abstractness = tags.size + (course ? 1 : 0) + (cuisine ? 1 : 0) === 0 ? 0 : covered.size / Math.max(1, covered.size + content);
+  const abstractness = tags.size + (course ? 1 : 0) + (cuisine ? 1 : 0) + (serving !== null ? 1 : 0) === 0 ? 0 : covered.size / Math.max(1, covered.size + content);
   const profile = profileItem(cleanedQuery);
   if (!course) {
     const cue = categoryOf(cleanedQuery);
@@ -171,7 +180,7 @@ export function understandQuery(cleanedQuery: string): QueryUnderstanding {
   }
   const cues = menuTextCues(cleanedQuery);
   const stated = { ...profile, diet: cues.diet.value, protein: cues.protein.value ?? (profile.dishHow === 'exact' ? profile.protein : null), eggByRecipeOnly: false };
-  return { text: cleanedQuery, tags: [...tags], course, cuisine, abstractness, profile, stated, words: spellingOf(contentWords, profile) };
+  return { text: cleanedQuery, tags: [...tags], course, cuisine, abstractness, profile, stated, words: spellingOf(contentWords, profile), serving };
 }
 
 /**
@@ -221,7 +230,10 @@ export interface SearchCandidate {
 }
 
 /** Relevance probability of one item for the query: the knowledge-base precision stage. */
-export function relevanceOf(q: QueryUnderstanding, item: ItemProfile & { words: ReadonlySet<string> }, cosine: number): number {
+/** An item as search scores it: its profile plus its name's words, its tags (dish's and flavour words') and serving. */
+export type SearchItem = ItemProfile & { readonly words: ReadonlySet<string>; readonly tags: ReadonlySet<Tag>; readonly serving: number | null };
+
+export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: number): number {
   let z = 9 * (cosine - 0.62);
   // "dosa" asks for every dosa: an item whose name contains all the query's words is a hit, not another dish.
   const qDish = q.profile.dish;
@@ -235,11 +247,15 @@ export function relevanceOf(q: QueryUnderstanding, item: ItemProfile & { words: 
   else if (qDish && item.dish) z += qDish.id === item.dish.id ? 4 : q.words.length <= 1 ? 0 : -1.5;
   // A query that names a protein ("anda", "pollo", "prawns") wants dishes of that protein.
   if (q.stated.protein && item.protein === q.stated.protein && !contains) z += q.words.length <= 1 ? 4 : 1.5;
-  if (q.tags.length > 0 && item.dish) {
-    const hits = q.tags.filter((t) => item.dish!.tags.includes(t)).length;
-    // "spicy starter" is better answered by a spicy snack than by a spicy main: every asked tag counts.
-    z += hits > 0 ? (2.5 * q.abstractness + 1) * (0.5 + (0.5 * hits) / q.tags.length) : -1.5 * q.abstractness;
+  if (q.tags.length > 0) {
+    const hits = q.tags.filter((t) => item.tags.has(t)).length;
+    // "spicy starter" is better answered by a spicy snack than by a spicy main: every asked tag counts. An item with
+    // no tags at all (unresolved, no flavour word) is unknown, not a miss.
+    if (hits > 0) z += (2.5 * q.abstractness + 1) * (0.5 + (0.5 * hits) / q.tags.length);
+    else if (item.tags.size > 0 || item.dish) z -= 1.5 * q.abstractness;
   }
+  // "party pack for a big group" wants the items for a group; an item that does not say its serving is unknown.
+  if (q.serving !== null && item.serving !== null) z += servingsAgree(q.serving, item.serving) ? 1 + 2 * q.abstractness : -1.5;
   // A category query ("bread", "beverages", "dessert") is answered by the item's course more than by its cosine.
   // Starters and mains are both food, but a query for starters wants the starters first.
   if (q.course) {
@@ -287,8 +303,21 @@ function mainDishOf(text: string): Dish | null {
   return dish;
 }
 
-export function rankSearch(q: QueryUnderstanding, profiles: readonly ItemProfile[], cosines: readonly number[], topK: number): SearchOutcome {
-  const items = profiles.map((p) => ({ ...p, dish: p.dish ?? mainDishOf(p.text), words: withSingulars(p.text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)) }));
+/**
+ * `originals` are the item texts as submitted (for their serving size, which cleaning strips); without them the
+ * cleaned texts stand in.
+ */
+export function rankSearch(q: QueryUnderstanding, profiles: readonly ItemProfile[], cosines: readonly number[], topK: number, originals?: readonly string[]): SearchOutcome {
+  const items: SearchItem[] = profiles.map((p, i) => {
+    const dish = p.dish ?? mainDishOf(p.text);
+    return {
+      ...p,
+      dish,
+      words: withSingulars(p.text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)),
+      tags: new Set([...(dish?.tags ?? []), ...flavourTagsOf(p.text)]),
+      serving: q.serving === null ? null : servingOf(originals?.[i] ?? p.text),
+    };
+  });
   const scored: SearchCandidate[] = items.map((item, index) => ({ index, cosine: clamp01(cosines[index]!), relevance: relevanceOf(q, item, cosines[index]!) }));
   const best = scored.reduce((m, c) => Math.max(m, c.relevance), 0);
   const passed = scored

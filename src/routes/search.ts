@@ -69,14 +69,14 @@ export const searchRoute: Route<ParsedSearch, SearchResponse> = {
     const corpusVectors = req.embeddings ?? (await enc.encode(cleanedCorpus, req.dimension));
     // Other-language and Hinglish food words are embedded in English ("pollo" → chicken); profiles keep the original.
     const [queryVector] = await enc.encode([toEnglishFoodWords(q.text)], req.dimension);
-    const understanding = understandQuery(q.text);
+    const understanding = understandQuery(q.text, req.query);
     const qv = conceptualQueryVector(queryVector!, understanding, s.conceptCentroids, enc, req.dimension);
     const matrix = new Float32Array(corpusVectors.length * req.dimension);
     corpusVectors.forEach((v, i) => matrix.set(v, i * req.dimension));
     const top = cosineTopK(qv, matrix, req.dimension, corpusVectors.length);
     const cosines = new Array<number>(corpusVectors.length);
     for (let k = 0; k < top.indices.length; k++) cosines[top.indices[k]!] = top.scores[k]!;
-    const outcome = rankSearch(understanding, cleanedCorpus.map(profileItem), cosines, req.topK);
+    const outcome = rankSearch(understanding, cleanedCorpus.map(profileItem), cosines, req.topK, req.corpus);
     return {
       results: outcome.results.map((r) => ({ text: req.corpus[r.index]!, score: r.score, reranker_score: r.reranker_score, is_fallback: r.is_fallback })),
       query_preprocessed: q.text,

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { KNOWLEDGE_DIR } from '../paths.js';
-import { COURSES, CUISINE_LABELS, PROTEINS } from './dishes.js';
-import type { Course, Cuisine, Protein } from './dishes.js';
+import { COURSES, CUISINE_LABELS, PROTEINS, TAGS } from './dishes.js';
+import type { Course, Cuisine, Protein, Tag } from './dishes.js';
 import { readTsv } from './tsv.js';
 
 /**
@@ -276,6 +276,8 @@ export interface CueLexicons {
   readonly protein: KeywordTrie<ProteinEntry>;
   readonly course: KeywordTrie<Course>;
   readonly cuisine: KeywordTrie<CuisineEntry>;
+  /** flavours.tsv: a keyword may carry several tags ("nutella": chocolate, nutty), one row each. */
+  readonly flavour: KeywordTrie<readonly Tag[]>;
 }
 
 function parseEnum<T extends string>(value: string | undefined, allowed: readonly T[], what: string, where: string): T {
@@ -316,7 +318,28 @@ export function loadCueLexicons(dir: string = KNOWLEDGE_DIR): CueLexicons {
       cuisine: parseEnum(c[1], CUISINE_LABELS, 'cuisine', where),
       strength: parseEnum(c[2], CUE_STRENGTHS, 'strength', where),
     })),
+    flavour: loadFlavours(join(lex, 'flavours.tsv')),
   };
+}
+
+/**
+ * Rows of one keyword are merged into its tag list; the same keyword and tag twice is an error. Tag `-` is a stop
+ * phrase: it consumes its words and adds nothing ("cottage cheese" is paneer, not cheesy).
+ */
+function loadFlavours(path: string): KeywordTrie<readonly Tag[]> {
+  const byKeyword = new Map<string, { keyword: string; value: Tag[]; where: string }>();
+  for (const row of readTsv(path, ['keyword', 'tag', 'note'])) {
+    const where = `${row.file}:${row.line}`;
+    const keyword = row.cells[0] ?? '';
+    const tag = parseEnum(row.cells[1], [...TAGS, '-'] as const, 'tag', where);
+    const key = tokenizeMenuText(keyword).map((t) => t.word).join(' ');
+    const entry = byKeyword.get(key);
+    if (entry && (tag === '-' || entry.value.length === 0)) throw new Error(`${where}: "${keyword}" is a stop phrase and a tagged keyword (see ${entry.where})`);
+    if (!entry) byKeyword.set(key, { keyword, value: tag === '-' ? [] : [tag], where });
+    else if (entry.value.includes(tag as Tag)) throw new Error(`${where}: "${keyword}" is already tagged ${tag} at ${entry.where}`);
+    else entry.value.push(tag as Tag);
+  }
+  return buildTrie([...byKeyword.values()]);
 }
 
 let cached: CueLexicons | undefined;
@@ -606,4 +629,18 @@ export function menuTextCues(text: string): MenuTextCues {
     course: courseFromTokens(tokens, lex),
     cuisine: cuisineFromTokens(tokens, lex),
   };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Flavour and quality tags
+
+/**
+ * The tags an item's own words give it (knowledge/lexicon/flavours.tsv): "Coffee Walnut Ice Cream" is nutty and sweet,
+ * "Schezwan Margherita" spicy, "Black Current Shake" fruity and a cold drink. Search adds them to the tags of the dish
+ * the item resolves to, so an unresolved house name still answers "something fruity".
+ */
+export function flavourTagsOf(text: string): readonly Tag[] {
+  const found = new Set<Tag>();
+  for (const m of matchKeywords(cueLexicons().flavour, tokenizeMenuText(text))) for (const t of m.value) found.add(t);
+  return [...found];
 }

@@ -186,7 +186,7 @@ export function validateKnowledge(dir: string = KNOWLEDGE_DIR): KnowledgeReport 
   for (const f of extraNonFood) nonFood[f] = readList(join(dir, 'nonfood', f)).length;
 
   const lexicons: Record<string, number> = {};
-  const listFiles = ['promo.txt', 'sizes.txt', 'menu_words.txt', 'ambiguous.txt'];
+  const listFiles = ['promo.txt', 'sizes.txt', 'menu_words.txt', 'ambiguous.txt', 'form_words.txt'];
   for (const f of listFiles) {
     try {
       lexicons[f] = readList(join(dir, 'lexicon', f)).length;
@@ -206,6 +206,11 @@ export function validateKnowledge(dir: string = KNOWLEDGE_DIR): KnowledgeReport 
     ['category.tsv', ['keyword', 'course', 'note']],
     ['cuisine_cues.tsv', ['keyword', 'cuisine', 'strength']],
   ];
+  try {
+    lexicons['flavours.tsv'] = readTsv(join(dir, 'lexicon', 'flavours.tsv'), ['keyword', 'tag', 'note']).length;
+  } catch (err) {
+    problems.push((err as Error).message);
+  }
   for (const [f, header] of tsvFiles) {
     try {
       const rows = readTsv(join(dir, 'lexicon', f), header);
