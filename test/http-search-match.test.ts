@@ -77,7 +77,7 @@ t.test('/search and /match through HTTP', async (t) => {
     t.ok(starters.indexOf('Chicken 65') >= 0 && (starters.indexOf('Chicken Chettinad') < 0 || starters.indexOf('Chicken 65') < starters.indexOf('Chicken Chettinad')), `a spicy starter ranks above a spicy main (got ${starters.join(', ')})`);
   });
 
-  t.test('search: flavour words and serving sizes', async (t) => {
+  t.test('search: flavour words, serving sizes, mocktails, a dish\'s head part', async (t) => {
     const PARLOUR = [
       'Roasted Almond Ice Cream 100ml', 'Coffee Walnut Ice Cream 500ml', 'Kesar Pista Kulfi', 'Strawberry Shake',
       'Black Current Shake', 'Vanilla Ice Cream 100ml', 'Cold Coffee', 'Veg Sandwich', 'French Fries',
@@ -96,6 +96,10 @@ t.test('/search and /match through HTTP', async (t) => {
     t.notOk(fruity.includes('Cold Coffee'), 'coffee is not fruity');
     const party = await texts('party pack for a big group');
     t.ok(party.slice(0, 2).includes('Party Combo for 5-6: Veg Burgers + Fries') && party.slice(0, 2).includes('Family Pack Ice Cream 1L (Serves 4)'), `items for a group come first (got ${party.join(', ')})`);
+    const drinks = await search({ query: 'mocktail', corpus: ['Strawberry Shake', 'Cold Coffee', 'Mint Mojito', 'Watermelon Cooler', 'Oreo Shake'], top_k: 5 });
+    t.same(drinks.body.results.slice(0, 2).map((x: { text: string }) => x.text).sort(), ['Mint Mojito', 'Watermelon Cooler'], 'a mocktail query gets the mojitos and coolers before the shakes');
+    const idli = await search({ query: 'इडली सांबर', corpus: ['Extra Sambar (250ml)', 'Masala Dosa', 'Idli (2pc)', 'Medu Vada'], top_k: 4 });
+    t.equal(idli.body.results[0]?.text, 'Idli (2pc)', 'idli is the head of "idli sambar"');
     const single = await texts('single serving cup for one');
     t.notOk(single.slice(0, 2).some((x) => /Party|Family/.test(x)), `a single serving is not a party pack (got ${single.join(', ')})`);
   });

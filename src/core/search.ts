@@ -229,6 +229,12 @@ export interface SearchCandidate {
   readonly relevance: number;
 }
 
+/** The item's dish is named by the first words of the query ("Idli" for "idli sambar"), not by all of them. */
+function partOfQuery(q: QueryUnderstanding, dish: Dish): boolean {
+  const first = namesWords(dish)[0];
+  return !!first && first.size < q.words.length && [...first].every((w, i) => q.words[i] !== undefined && hasWord(new Set([q.words[i]!]), w));
+}
+
 /** Relevance probability of one item for the query: the knowledge-base precision stage. */
 /** An item as search scores it: its profile plus its name's words, its tags (dish's and flavour words') and serving. */
 export type SearchItem = ItemProfile & { readonly words: ReadonlySet<string>; readonly tags: ReadonlySet<Tag>; readonly serving: number | null };
@@ -244,7 +250,8 @@ export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: num
   // Only for a query that names no dish itself: "paneer tikka" is Paneer Tikka, not the Paneer *Tikka* Lababdar.
   else if (!qDish && q.words.length > 0 && item.dish && namesWords(item.dish).some((names) => q.words.every((w) => hasWord(names, w)))) z += q.words.length >= 2 ? 4 : 2;
   // A one-word query ("anda", "paneer") names a family of dishes, so another dish is not a mismatch.
-  else if (qDish && item.dish) z += qDish.id === item.dish.id ? 4 : q.words.length <= 1 ? 0 : -1.5;
+  // "idli sambar" is mostly answered by "Idli (2pc)": an item whose dish is the query dish's head part is close to it.
+  else if (qDish && item.dish) z += qDish.id === item.dish.id ? 4 : q.words.length <= 1 ? 0 : partOfQuery(q, item.dish) ? 1 : -1.5;
   // A query that names a protein ("anda", "pollo", "prawns") wants dishes of that protein.
   if (q.stated.protein && item.protein === q.stated.protein && !contains) z += q.words.length <= 1 ? 4 : 1.5;
   if (q.tags.length > 0) {
