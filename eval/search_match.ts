@@ -29,16 +29,17 @@ function inSplit(index: number): boolean {
 
 /**
  * /match on test/fixtures/match_pairs.tsv: accuracy, precision, recall, F1 and conflict-flag accuracy. `--dev` scores
- * the dev third and, as its own lines, the development-only pairs of match_dev_pairs.tsv (written from other real
- * menus to tune on, since the dev third alone had stopped predicting the held-out number).
+ * the dev third and, as their own lines, the development-only pairs of match_dev_pairs.tsv and match_dev_pairs_2.tsv
+ * (written from other real menus to tune on, since the dev third alone had stopped predicting the held-out number).
  */
 export async function evalMatch(kit: EvalKit, label = DEV_SPLIT ? '_dev' : ''): Promise<void> {
   await kit.section('match_accuracy', async () => {
     await scoreMatchPairs(kit, readFixture('test/fixtures/match_pairs.tsv').filter((_, i) => inSplit(i)), label);
   });
-  if (DEV_SPLIT && existsSync(join(REPO_ROOT, 'test/fixtures/match_dev_pairs.tsv'))) {
-    await kit.section('match_accuracy_dev_pairs', async () => {
-      await scoreMatchPairs(kit, readFixture('test/fixtures/match_dev_pairs.tsv'), '_dev_pairs');
+  for (const [file, suffix] of [['match_dev_pairs.tsv', '_dev_pairs'], ['match_dev_pairs_2.tsv', '_dev_pairs_2']] as const) {
+    if (!DEV_SPLIT || !existsSync(join(REPO_ROOT, 'test/fixtures', file))) continue;
+    await kit.section(`match_accuracy${suffix}`, async () => {
+      await scoreMatchPairs(kit, readFixture(`test/fixtures/${file}`), suffix);
     });
   }
 }
@@ -139,12 +140,15 @@ export async function evalSearch(kit: EvalKit, label = DEV_SPLIT ? '_dev' : ''):
     const menus = Object.fromEntries(Object.entries(allMenus).filter((_, i) => inSplit(i)));
     const readQueries = (path: string): Query[] => readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Query);
     const queries = readQueries(queriesPath);
-    // --dev also scores the development-only menus (search_dev_*), written to tune on without the held-out menus.
-    const devMenusPath = join(REPO_ROOT, 'test/fixtures/search_dev_menus.json');
-    const devQueriesPath = join(REPO_ROOT, 'test/fixtures/search_dev_queries.jsonl');
-    if (DEV_SPLIT && existsSync(devMenusPath) && existsSync(devQueriesPath)) {
-      Object.assign(menus, JSON.parse(readFileSync(devMenusPath, 'utf8')) as Record<string, string[]>);
-      queries.push(...readQueries(devQueriesPath));
+    // --dev also scores the development-only menus (search_dev_*, search_dev2_*), written to tune on without the
+    // held-out menus.
+    for (const set of ['search_dev', 'search_dev2']) {
+      const devMenusPath = join(REPO_ROOT, `test/fixtures/${set}_menus.json`);
+      const devQueriesPath = join(REPO_ROOT, `test/fixtures/${set}_queries.jsonl`);
+      if (DEV_SPLIT && existsSync(devMenusPath) && existsSync(devQueriesPath)) {
+        Object.assign(menus, JSON.parse(readFileSync(devMenusPath, 'utf8')) as Record<string, string[]>);
+        queries.push(...readQueries(devQueriesPath));
+      }
     }
     const ctx = ctxOf(kit);
     const perKind = new Map<string, { ndcg: number[]; rr: number[] }>();
