@@ -77,7 +77,7 @@ t.test('/search and /match through HTTP', async (t) => {
     t.ok(starters.indexOf('Chicken 65') >= 0 && (starters.indexOf('Chicken Chettinad') < 0 || starters.indexOf('Chicken 65') < starters.indexOf('Chicken Chettinad')), `a spicy starter ranks above a spicy main (got ${starters.join(', ')})`);
   });
 
-  t.test('search: flavour words, serving sizes, mocktails, a dish\'s head part', async (t) => {
+  t.test('search: flavour words, serving sizes, mocktails, a dish\'s head part, negation', async (t) => {
     const PARLOUR = [
       'Roasted Almond Ice Cream 100ml', 'Coffee Walnut Ice Cream 500ml', 'Kesar Pista Kulfi', 'Strawberry Shake',
       'Black Current Shake', 'Vanilla Ice Cream 100ml', 'Cold Coffee', 'Veg Sandwich', 'French Fries',
@@ -100,6 +100,12 @@ t.test('/search and /match through HTTP', async (t) => {
     t.same(drinks.body.results.slice(0, 2).map((x: { text: string }) => x.text).sort(), ['Mint Mojito', 'Watermelon Cooler'], 'a mocktail query gets the mojitos and coolers before the shakes');
     const idli = await search({ query: 'इडली सांबर', corpus: ['Extra Sambar (250ml)', 'Masala Dosa', 'Idli (2pc)', 'Medu Vada'], top_k: 4 });
     t.equal(idli.body.results[0]?.text, 'Idli (2pc)', 'idli is the head of "idli sambar"');
+    const CURRIES = ['Chicken Chettinad', 'Laal Maas', 'Shahi Paneer', 'Navratan Korma', 'Malai Kofta', 'Mirchi Ka Salan', 'Butter Naan'];
+    const mild = await search({ query: 'mild curry, not spicy', corpus: CURRIES, top_k: 7 });
+    const mildTexts = mild.body.results.map((x: { text: string }) => x.text);
+    t.ok(mildTexts.slice(0, 3).every((x: string) => ['Shahi Paneer', 'Navratan Korma', 'Malai Kofta'].includes(x)), `a mild query puts the mild curries first (got ${mildTexts.join(', ')})`);
+    const notSpicy = await search({ query: 'not spicy', corpus: CURRIES, top_k: 7 });
+    t.notOk(notSpicy.body.results.slice(0, 3).some((x: { text: string }) => ['Chicken Chettinad', 'Laal Maas', 'Mirchi Ka Salan'].includes(x.text)), 'a negated concept turns round');
     const single = await texts('single serving cup for one');
     t.notOk(single.slice(0, 2).some((x) => /Party|Family/.test(x)), `a single serving is not a party pack (got ${single.join(', ')})`);
   });

@@ -37,8 +37,16 @@ export const FALLBACK_BAND = 0.1;
 interface Concept {
   readonly phrase: readonly string[];
   readonly tags: readonly Tag[];
+  /** Tags written `!tag`: the query wants items without them ("mild": !spicy). */
+  readonly avoid: readonly Tag[];
   readonly course: Course | null;
 }
+
+/**
+ * A word right before a concept phrase that turns it round: "not spicy", "no cheese", "less sweet", "non fried",
+ * "bina teekha". (Phrases that are themselves negative, "no added sugar", "without egg", are matched whole first.)
+ */
+const NEGATORS = new Set(['not', 'no', 'non', 'less', 'without', 'bina', 'avoid', 'nahi']);
 
 let concepts: Concept[] | null = null;
 
@@ -47,8 +55,13 @@ export function loadConcepts(dir: string = KNOWLEDGE_DIR): Concept[] {
   return rows.map((r) => {
     const [phrase, tags, course] = r.cells as [string, string, string];
     const tagList = tags === '-' ? [] : tags.split(',').map((t) => t.trim());
-    for (const t of tagList) if (!(TAGS as readonly string[]).includes(t)) throw new Error(`${r.file}:${r.line}: unknown tag ${t}`);
-    return { phrase: phrase.toLowerCase().split(/\s+/), tags: tagList as Tag[], course: course === '-' ? null : (course as Course) };
+    for (const t of tagList) if (!(TAGS as readonly string[]).includes(t.replace(/^!/, ''))) throw new Error(`${r.file}:${r.line}: unknown tag ${t}`);
+    return {
+      phrase: phrase.toLowerCase().split(/\s+/),
+      tags: tagList.filter((t) => !t.startsWith('!')) as Tag[],
+      avoid: tagList.filter((t) => t.startsWith('!')).map((t) => t.slice(1)) as Tag[],
+      course: course === '-' ? null : (course as Course),
+    };
   });
 }
 
@@ -85,6 +98,8 @@ export async function buildConceptCentroids(encoder: MenuEncoder): Promise<Conce
 export interface QueryUnderstanding {
   readonly text: string;
   readonly tags: readonly Tag[];
+  /** Tags the query asks to be without ("mild", "not spicy", "no cheese"). */
+  readonly avoid: readonly Tag[];
   readonly course: Course | null;
   /** The cuisine a query asks for as a whole ("chinese", "south indian food"). */
   readonly cuisine: Cuisine | null;
@@ -143,6 +158,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   const words = toEnglishFoodWords(cleanedQuery).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   const covered = new Set<number>();
   const tags = new Set<Tag>();
+  const avoid = new Set<Tag>();
   let course: Course | null = null;
   // Longest phrases first, so "healthy lunch" wins over "healthy".
   const sorted = [...getConcepts()].sort((a, b) => b.phrase.length - a.phrase.length);
@@ -150,8 +166,14 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
     for (let i = 0; i + c.phrase.length <= words.length; i++) {
       if (c.phrase.every((w, k) => words[i + k] === w) && ![...Array(c.phrase.length).keys()].some((k) => covered.has(i + k))) {
         for (let k = 0; k < c.phrase.length; k++) covered.add(i + k);
-        c.tags.forEach((t) => tags.add(t));
-        course ??= c.course;
+        if (i > 0 && NEGATORS.has(words[i - 1]!) && !covered.has(i - 1)) {
+          covered.add(i - 1);
+          c.tags.forEach((t) => avoid.add(t));
+        } else {
+          c.tags.forEach((t) => tags.add(t));
+          course ??= c.course;
+        }
+        c.avoid.forEach((t) => avoid.add(t));
       }
     }
   }
@@ -172,7 +194,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
     contentWords = [];
   }
   const content = contentWords.length;
-  const abstractness = tags.size + (course ? 1 : 0) + (cuisine ? 1 : 0) + (serving !== null ? 1 : 0) === 0 ? 0 : covered.size / Math.max(1, covered.size + content);
+  const abstractness = tags.size + avoid.size + (course ? 1 : 0) + (cuisine ? 1 : 0) + (serving !== null ? 1 : 0) === 0 ? 0 : covered.size / Math.max(1, covered.size + content);
   const profile = profileItem(cleanedQuery);
   if (!course) {
     const cue = categoryOf(cleanedQuery);
@@ -180,7 +202,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   }
   const cues = menuTextCues(cleanedQuery);
   const stated = { ...profile, diet: cues.diet.value, protein: cues.protein.value ?? (profile.dishHow === 'exact' ? profile.protein : null), eggByRecipeOnly: false };
-  return { text: cleanedQuery, tags: [...tags], course, cuisine, abstractness, profile, stated, words: spellingOf(contentWords, profile), serving };
+  return { text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spellingOf(contentWords, profile), serving };
 }
 
 /**
@@ -261,6 +283,11 @@ export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: num
     if (hits > 0) z += (2.5 * q.abstractness + 1) * (0.5 + (0.5 * hits) / q.tags.length);
     else if (item.tags.size > 0 || item.dish) z -= 1.5 * q.abstractness;
   }
+  // "mild curry, not spicy": an item with a tag the query rules out is against it; a known item without is for it.
+  if (q.avoid.length > 0) {
+    if (q.avoid.some((t) => item.tags.has(t))) z -= 1.5 + 2 * q.abstractness;
+    else if (item.tags.size > 0 || item.dish) z += 0.5 * q.abstractness;
+  }
   // "party pack for a big group" wants the items for a group; an item that does not say its serving is unknown.
   if (q.serving !== null && item.serving !== null) z += servingsAgree(q.serving, item.serving) ? 1 + 2 * q.abstractness : -1.5;
   // A category query ("bread", "beverages", "dessert") is answered by the item's course more than by its cosine.
@@ -337,7 +364,7 @@ export function rankSearch(q: QueryUnderstanding, profiles: readonly ItemProfile
   return { results: fallback(q, items, scored, topK) };
 }
 
-function fallback(q: QueryUnderstanding, items: readonly ItemProfile[], scored: SearchCandidate[], topK: number): SearchOutcome['results'] {
+function fallback(q: QueryUnderstanding, items: readonly SearchItem[], scored: SearchCandidate[], topK: number): SearchOutcome['results'] {
   const wanted = q.course ? courseGroup(q.course) : q.profile.dish ? courseGroup(q.profile.dish.course) : categoryOf(q.text).confidence >= 0.7 ? courseGroup(categoryOf(q.text).value) : 'food';
   // A query naming a dish of a cuisine the menu does not serve (sushi at a dosa place) gets no fallback at all.
   const qCuisine = q.profile.dish?.cuisine ?? (q.profile.cuisineConfidence >= 0.85 ? q.profile.cuisine : null);
@@ -345,6 +372,8 @@ function fallback(q: QueryUnderstanding, items: readonly ItemProfile[], scored: 
   const eligible = scored
     .filter((c) => courseGroup(items[c.index]!.course) === wanted && cuisineOk(items[c.index]!) && c.cosine >= FALLBACK_MIN_COSINE)
     .filter((c) => !conflicts(q.stated, items[c.index]!).dietary_conflict)
+    // "not spicy" embeds close to the spicy dishes: the closest thing is never what the query ruled out.
+    .filter((c) => !q.avoid.some((t) => items[c.index]!.tags.has(t)))
     .sort((a, b) => b.cosine - a.cosine || a.index - b.index);
   // Only the near-best of the category: a fallback is "the closest thing we have", not a list of the category.
   const bestCos = eligible[0]?.cosine ?? 0;
