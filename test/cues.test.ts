@@ -23,6 +23,7 @@ import { KNOWLEDGE_DIR } from '../src/core/paths.js';
 const DIET_CASES: readonly (readonly [string, DietCue])[] = [
   // plain meat, egg and veg words
   ['Chicken Dum Biryani [Serves 2] ₹299 Bestseller', 'non_veg'],
+  ['Premium Southwest Salad (without Chicken)', 'veg'],
   ['Mutton Rogan Josh', 'non_veg'],
   ['Fish Curry Meal', 'non_veg'],
   ['Prawn Masala', 'non_veg'],
