@@ -205,6 +205,7 @@ export function validateKnowledge(dir: string = KNOWLEDGE_DIR): KnowledgeReport 
     ['protein.tsv', ['keyword', 'protein', 'note']],
     ['category.tsv', ['keyword', 'course', 'note']],
     ['cuisine_cues.tsv', ['keyword', 'cuisine', 'strength']],
+    ['translations.tsv', ['word', 'english']],
   ];
   try {
     lexicons['flavours.tsv'] = readTsv(join(dir, 'lexicon', 'flavours.tsv'), ['keyword', 'tag', 'note']).length;
