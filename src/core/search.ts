@@ -81,11 +81,12 @@ export async function buildConceptCentroids(encoder: MenuEncoder): Promise<Conce
   const byTag = new Map<Tag, Float32Array>();
   const names = book.dishes.map((d) => d.name);
   const vectors = await encoder.encode(names, 384);
+  const dishTags = book.dishes.map((d) => new Set([...d.tags, ...flavourTagsOf(d.name)]));
   for (const tag of TAGS) {
     const acc = new Float32Array(encoder.model.hiddenSize);
     let n = 0;
-    book.dishes.forEach((d, i) => {
-      if (!d.tags.includes(tag) && !flavourTagsOf(d.name).includes(tag)) return;
+    book.dishes.forEach((_, i) => {
+      if (!dishTags[i]!.has(tag)) return;
       n++;
       const v = vectors[i]!;
       for (let k = 0; k < acc.length; k++) acc[k]! += v[k]!;

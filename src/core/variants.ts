@@ -71,11 +71,11 @@ export function variantDifference(
   formWords: ReadonlySet<string> = (sharedFormWords ??= loadFormWords()),
 ): string | null {
   if (isCombo(a) !== isCombo(b)) return 'combo';
-  const [onlyA, onlyB] = differingWords(wordsOf(a), wordsOf(b));
+  const wa = dishWords(a), wb = dishWords(b);
+  const [onlyA, onlyB] = differingWords(wa.map(foldParticiple), wb.map(foldParticiple));
   for (const x of onlyA) for (const y of onlyB) if (swaps.has(swapKey(x, y))) return `${x}/${y}`;
   // One name is the other plus words: another item when a word is a form word, or when the words are a drink. Words
   // are compared as written here: "Grilled" is a cooking method, the "Grill" of "(Flame & Grill)" a chain's name.
-  const wa = dishWords(a), wb = dishWords(b);
   const [addedA, addedB] = differingWords(wa, wb);
   const added = addedB.length === 0 ? addedA : addedA.length === 0 ? addedB : [];
   if (added.length === 0 || added.length === Math.max(wa.length, wb.length)) return null;
