@@ -76,13 +76,14 @@ if (stale.length > 0) {
 // 4. models (the script skips itself when its inputs are unchanged)
 run(venvPython, [join(root, 'models', 'build_models.py')]);
 // The cuisine, course and non-food heads read the encoder's embeddings: a freshly trained encoder gets its own. A
-// stamp beside the delta records which delta the heads were last trained for, so a set-up that stopped between
-// training and the heads (a failed parity gate, say) still retrains them on the next run instead of serving heads
-// fitted to another encoder's embeddings.
+// stamp records which delta the heads were last trained for, so a set-up that stopped between training and the heads
+// (a failed parity gate, say) still retrains them on the next run instead of serving heads fitted to another
+// encoder's embeddings. It lives outside the delta's folder: build_models.py fingerprints every file in there, and a
+// stamp inside made the next set-up rebuild every model once for nothing.
 const servedDelta = join(root, 'models', 'cache', 'deltas', manifest.serve.biencoder, 'delta.safetensors');
 if (existsSync(servedDelta)) {
   const deltaHash = createHash('sha256').update(readFileSync(servedDelta)).digest('hex');
-  const headsStamp = join(dirname(servedDelta), '.heads-trained.sha256');
+  const headsStamp = join(root, 'models', 'cache', `${manifest.serve.biencoder}.heads-trained.sha256`);
   if (stale.some(({ id }) => id === manifest.serve.biencoder) || !existsSync(headsStamp) || readFileSync(headsStamp, 'utf8') !== deltaHash) {
     log('retraining the classifier heads for the new encoder');
     run('bash', [join(root, 'models', 'classifier', 'train')]);
