@@ -106,6 +106,14 @@ t.test('/search and /match through HTTP', async (t) => {
     t.ok(mildTexts.slice(0, 3).every((x: string) => ['Shahi Paneer', 'Navratan Korma', 'Malai Kofta'].includes(x)), `a mild query puts the mild curries first (got ${mildTexts.join(', ')})`);
     const notSpicy = await search({ query: 'not spicy', corpus: CURRIES, top_k: 7 });
     t.notOk(notSpicy.body.results.slice(0, 3).some((x: { text: string }) => ['Chicken Chettinad', 'Laal Maas', 'Mirchi Ka Salan'].includes(x.text)), 'a negated concept turns round');
+    // A query that names a dish by another of its names finds the items that hold that dish's name, and takes the
+    // dish's course: "semolina crepe" is Rava Dosa (not a dessert crepe), "minced mutton" is Mutton Keema.
+    const crepe = await search({ query: 'semolina crepe', corpus: ['Chocolate Crepe', 'Filter Coffee', 'Rava Dosa', 'Ghee Rava Dosa', 'Vanilla Ice Cream'], top_k: 5 });
+    const crepeTexts = crepe.body.results.map((x: { text: string }) => x.text);
+    t.equal(crepeTexts[0], 'Rava Dosa', `Rava Dosa answers "semolina crepe" (got ${crepeTexts.join(', ')})`);
+    t.notOk(crepeTexts.some((x: string) => x === 'Chocolate Crepe' || x === 'Vanilla Ice Cream'), 'and no dessert does');
+    const keema = await search({ query: 'minced mutton', corpus: ['Mutton Rogan Josh', 'Mutton Biryani', 'Mutton Keema Kaleji', 'Chicken Keema', 'Mutton Seekh Kebab'], top_k: 5 });
+    t.equal(keema.body.results[0]?.text, 'Mutton Keema Kaleji', `an item holding Mutton Keema answers "minced mutton" (got ${keema.body.results.map((x: { text: string }) => x.text).join(', ')})`);
     const single = await texts('single serving cup for one');
     t.notOk(single.slice(0, 2).some((x) => /Party|Family/.test(x)), `a single serving is not a party pack (got ${single.join(', ')})`);
   });

@@ -238,6 +238,14 @@ const RESOLVE_CASES: [string, string | null, ('exact' | 'fuzzy')?][] = [
   ['Veg Burger + Fries', null],
 ];
 
+t.test('resolveDish: a dish named twice ("X (Y)") is that dish; two different dishes are not', async (t) => {
+  const k = getKnowledge();
+  const twice = k.resolveDish('Mosambi Juice Sweet Lime Juice');
+  t.equal(twice?.dish.name, 'Mosambi Juice');
+  t.equal(twice?.how, 'exact', 'both halves are names of the dish');
+  t.not(k.resolveDish('Mosambi Juice Masala Chaas')?.how, 'exact', 'halves naming two dishes are no exact name');
+});
+
 t.test('resolveDish: exact, aliases, transliteration, fuzzy and traps', async (t) => {
   const k = getKnowledge();
   t.ok(RESOLVE_CASES.length >= 60, `${RESOLVE_CASES.length} cases`);

@@ -118,6 +118,9 @@ export interface QueryUnderstanding {
   readonly words: readonly string[];
   /** How many people the query asks to feed ("for 4 people", "party pack", "for one"), from its original text. */
   readonly serving: number | null;
+  /** The word sets of the names of the dish the query names exactly, for names of two words or more ("minced
+   * mutton" is Mutton Keema: {mutton, keema}); an item whose name holds one of them is that dish or a form of it. */
+  readonly dishNames: readonly ReadonlySet<string>[];
 }
 
 /** `word`, its singular (item word sets hold singulars too: "pancakes" finds "Mini Pancake"), or, for a menu adjective in -y, its noun: "cheesy" finds "Four Cheese Pizza", "creamy" "Cream of Mushroom". */
@@ -197,13 +200,13 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   const content = contentWords.length;
   const abstractness = tags.size + avoid.size + (course ? 1 : 0) + (cuisine ? 1 : 0) + (serving !== null ? 1 : 0) === 0 ? 0 : covered.size / Math.max(1, covered.size + content);
   const profile = profileItem(cleanedQuery);
-  if (!course) {
-    const cue = categoryOf(cleanedQuery);
-    if (cue.confidence >= 0.7 && (cue.value === 'beverage' || cue.value === 'dessert' || cue.value === 'bread')) course = cue.value;
-  }
+  // A query that names a dish exactly has that dish's course: "semolina crepe" is Rava Dosa, not a dessert crepe.
+  const namedCourse = profile.dishHow === 'exact' ? profile.dish!.course : categoryOf(cleanedQuery).confidence >= 0.7 ? categoryOf(cleanedQuery).value : null;
+  if (!course && (namedCourse === 'beverage' || namedCourse === 'dessert' || namedCourse === 'bread')) course = namedCourse;
   const cues = menuTextCues(cleanedQuery);
   const stated = { ...profile, diet: cues.diet.value, protein: cues.protein.value ?? (profile.dishHow === 'exact' ? profile.protein : null), eggByRecipeOnly: false };
-  return { text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spellingOf(contentWords, profile), serving };
+  const dishNames = profile.dishHow === 'exact' && content > 0 ? namesWords(profile.dish!).filter((names) => names.size >= 2) : [];
+  return { text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spellingOf(contentWords, profile), serving, dishNames };
 }
 
 /**
@@ -266,7 +269,10 @@ export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: num
   let z = 9 * (cosine - 0.62);
   // "dosa" asks for every dosa: an item whose name contains all the query's words is a hit, not another dish.
   const qDish = q.profile.dish;
-  const contains = q.words.length > 0 && q.words.every((w) => hasWord(item.words, w));
+  const sameDish = !!qDish && !!item.dish && qDish.id === item.dish.id;
+  // "minced mutton" is Mutton Keema, so "Mutton Keema Kaleji" holds the dish the query names, as "Ghee Rava Dosa" holds
+  // Rava Dosa for "semolina crepe": a form of it, like an item holding the query's own words.
+  const contains = q.words.length > 0 && (q.words.every((w) => hasWord(item.words, w)) || (!sameDish && q.dishNames.some((names) => [...names].every((w) => hasWord(item.words, w)))));
   if (contains) z += 2;
   // "bitter gourd" asks for "Karela Fried": the query's words are all in one of the names the knowledge base knows
   // the item's dish by. Two or more such words are as good as naming the dish; one word is only a family ("fry").
@@ -274,7 +280,7 @@ export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: num
   else if (!qDish && q.words.length > 0 && item.dish && namesWords(item.dish).some((names) => q.words.every((w) => hasWord(names, w)))) z += q.words.length >= 2 ? 4 : 2;
   // A one-word query ("anda", "paneer") names a family of dishes, so another dish is not a mismatch.
   // "idli sambar" is mostly answered by "Idli (2pc)": an item whose dish is the query dish's head part is close to it.
-  else if (qDish && item.dish) z += qDish.id === item.dish.id ? 4 : q.words.length <= 1 ? 0 : partOfQuery(q, item.dish) ? 1 : -1.5;
+  else if (qDish && item.dish) z += sameDish ? 4 : q.words.length <= 1 ? 0 : partOfQuery(q, item.dish) ? 1 : -1.5;
   // A query that names a protein ("anda", "pollo", "prawns") wants dishes of that protein.
   if (q.stated.protein && item.protein === q.stated.protein && !contains) z += q.words.length <= 1 ? 4 : 1.5;
   if (q.tags.length > 0) {

@@ -660,7 +660,21 @@ class Lookup implements DishLookup {
       if (viaLatin) return viaLatin.length === 1 ? { dish: this.dishes[viaLatin[0]!]!, how: 'exact', score: 1 } : null;
       return this.fuzzy(latin, combo);
     }
-    return this.fuzzy(key, combo);
+    return this.twoNamesOfOneDish(key) ?? this.fuzzy(key, combo);
+  }
+
+  /**
+   * "Milk Burfi ( Dudh Burfi )", "Seviyan (Idiyappam)": a menu that gives a dish's name and then another of its names
+   * (cleaning drops the brackets) names that dish exactly, when both halves are names of the same one dish.
+   */
+  private twoNamesOfOneDish(key: string): DishMatch | null {
+    const words = key.split(' ');
+    for (let cut = 1; cut < words.length; cut++) {
+      const left = this.byKey.get(words.slice(0, cut).join(' '));
+      const right = left?.length === 1 ? this.byKey.get(words.slice(cut).join(' ')) : undefined;
+      if (right?.length === 1 && right[0] === left![0]) return { dish: this.dishes[left![0]!]!, how: 'exact', score: 1 };
+    }
+    return null;
   }
 
   private fuzzy(key: string, combo: boolean): DishMatch | null {
