@@ -181,7 +181,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
       }
     }
   }
-  const filler = new Set(['something', 'some', 'a', 'an', 'the', 'for', 'me', 'i', 'want', 'need', 'to', 'with', 'and', 'please', 'kuch', 'chahiye', 'lunch', 'dinner', 'meal', 'food', 'item', 'items']);
+  const filler = new Set(['something', 'some', 'a', 'an', 'the', 'for', 'me', 'i', 'want', 'need', 'to', 'with', 'and', 'please', 'kuch', 'chahiye', 'wala', 'wali', 'wale', 'lunch', 'dinner', 'meal', 'food', 'item', 'items']);
   // Cleaning strips "for 4 people" and "party pack" as size noise; the serving is read from the query as typed, and
   // the words that only say it are concept words, not dish words.
   const serving = servingOf(originalQuery);

@@ -1,0 +1,20 @@
+import t from 'tap';
+import { understandQuery } from '../src/core/search.js';
+import { clean } from '../src/core/text/clean.js';
+
+const understand = (query: string) => understandQuery(clean(query).text, query);
+
+t.test('understandQuery: the words a query asks an item to hold', async (t) => {
+  // Hinglish "wala/wali" ("the one with") names no dish: an item must not hold it to contain the query.
+  t.same(understand('chicken wala sandwich').words, ['chicken', 'sandwich']);
+  t.same(understand('dahi wali drink').words, ['dahi'], '"drink" is the beverage course');
+});
+
+t.test('understandQuery: a dish named exactly lends its course and its names', async (t) => {
+  const crepe = understand('semolina crepe');
+  t.equal(crepe.profile.dish?.name, 'Rava Dosa');
+  t.equal(crepe.course, null, '"crepe" alone reads as a dessert; the dish it names is not one');
+  t.ok(crepe.dishNames.some((names) => names.has('rava') && names.has('dosa') && names.size === 2), 'an item holding "rava dosa" holds the dish');
+  t.equal(understand('gulab jamun').course, 'dessert', 'a dessert dish keeps its dessert course');
+  t.same(understand('something sweet').dishNames, [], 'an abstract query names no dish');
+});
