@@ -114,6 +114,10 @@ t.test('/search and /match through HTTP', async (t) => {
     t.notOk(crepeTexts.some((x: string) => x === 'Chocolate Crepe' || x === 'Vanilla Ice Cream'), 'and no dessert does');
     const keema = await search({ query: 'minced mutton', corpus: ['Mutton Rogan Josh', 'Mutton Biryani', 'Mutton Keema Kaleji', 'Chicken Keema', 'Mutton Seekh Kebab'], top_k: 5 });
     t.equal(keema.body.results[0]?.text, 'Mutton Keema Kaleji', `an item holding Mutton Keema answers "minced mutton" (got ${keema.body.results.map((x: { text: string }) => x.text).join(', ')})`);
+    // Both are spicy starters in the knowledge base; the one whose name says so answers "spicy" more surely.
+    const spicy = await search({ query: 'spicy starter', corpus: ['Gobi Manchurian', 'Veg Spring Roll', 'Chilli Mushroom', 'Veg Manchurian'], top_k: 4 });
+    const spicyTexts = spicy.body.results.map((x: { text: string }) => x.text);
+    t.equal(spicyTexts[0], 'Chilli Mushroom', `a name that says the flavour comes first (got ${spicyTexts.join(', ')})`);
     const single = await texts('single serving cup for one');
     t.notOk(single.slice(0, 2).some((x) => /Party|Family/.test(x)), `a single serving is not a party pack (got ${single.join(', ')})`);
   });
