@@ -211,7 +211,9 @@ export class TextCleaner {
     this.misspellings = lexicon.misspellings;
     this.vocabulary = lexicon.vocabulary;
     this.devanagari = lexicon.devanagari;
-    for (const w of lexicon.vocabulary) {
+    // Known misspellings are candidates too, standing for their right word: "Riatha" is one swap from the listed
+    // "raitha" (→ raita) and two from "raita" itself.
+    for (const w of [...lexicon.vocabulary, ...lexicon.misspellings.keys()]) {
       if (!/^[a-z]+$/.test(w)) continue;
       const list = this.buckets.get(w[0]!) ?? [];
       list.push(w);
@@ -442,7 +444,7 @@ export class TextCleaner {
         tie = true;
       }
     }
-    const result = bestD <= max && !tie ? best : null;
+    const result = bestD <= max && !tie && best !== null ? (this.misspellings.get(best) ?? best) : null;
     if (this.fuzzyMemo.size < 100_000) this.fuzzyMemo.set(word, result);
     return result;
   }
