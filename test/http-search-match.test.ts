@@ -121,6 +121,10 @@ t.test('/search and /match through HTTP', async (t) => {
     // One word that names an item's dish by another of its names: "quail" is Bater, which the encoder does not know.
     const quail = await search({ query: 'quail', corpus: ['Chicken Tikka', 'Fish Tikka', 'Tandoori Bater', 'Mutton Seekh Kebab'], top_k: 4 });
     t.equal(quail.body.results[0]?.text, 'Tandoori Bater', `"quail" finds the bater (got ${quail.body.results.map((x: { text: string }) => x.text).join(', ')})`);
+    const pairs = await search({ query: 'something to go with chicken biryani', corpus: ['Chicken Biryani', 'Veg Biryani', 'Mint Raita', 'Mirchi Ka Salan', 'Butter Naan', 'Gulab Jamun'], top_k: 6 });
+    const pairTexts = pairs.body.results.map((x: { text: string }) => x.text);
+    t.same(pairTexts.slice(0, 2).sort(), ['Mint Raita', 'Mirchi Ka Salan'], `the sides come first (got ${pairTexts.join(', ')})`);
+    t.notOk(pairTexts.some((x: string) => x.includes('Biryani')), 'and no biryani is offered with a biryani');
     const single = await texts('single serving cup for one');
     t.notOk(single.slice(0, 2).some((x) => /Party|Family/.test(x)), `a single serving is not a party pack (got ${single.join(', ')})`);
   });

@@ -18,3 +18,12 @@ t.test('understandQuery: a dish named exactly lends its course and its names', a
   t.equal(understand('gulab jamun').course, 'dessert', 'a dessert dish keeps its dessert course');
   t.same(understand('something sweet').dishNames, [], 'an abstract query names no dish');
 });
+
+t.test('understandQuery: "to go with X" asks for what accompanies X, not for X', async (t) => {
+  const biryani = understand('something to go with biryani');
+  t.same(biryani.pairWith, { course: 'main', cuisine: 'Mughlai', rice: true });
+  t.same(biryani.words, [], 'the biryani is not a word the answer must hold');
+  t.equal(biryani.stated.diet, 'unknown', 'nor does its diet bind the answer');
+  t.equal(understand('sides for my pizza').pairWith?.course, 'main');
+  t.equal(understand('chicken biryani').pairWith, null);
+});

@@ -123,7 +123,16 @@ export interface QueryUnderstanding {
   /** The word sets of the names of the dish the query names exactly, for names of two words or more ("minced
    * mutton" is Mutton Keema: {mutton, keema}); an item whose name holds one of them is that dish or a form of it. */
   readonly dishNames: readonly ReadonlySet<string>[];
+  /** What the query asks the items to go with ("something to go with biryani", "sides for my pizza"): the course and
+   * cuisine of that, or null for an ordinary query. */
+  readonly pairWith: { readonly course: Course; readonly cuisine: Cuisine | null; readonly rice: boolean } | null;
 }
+
+/**
+ * "something to go with biryani", "what goes with butter chicken", "sides for my pizza": the words after the phrase
+ * name what the answer should accompany, not what it is.
+ */
+const PAIRING_PHRASE = /\b(?:go(?:es)?|pairs?|eat|have)\s+with\s+(?:my\s+|the\s+|a\s+|our\s+)?(.+)$|\b(?:sides?|accompaniments?|add\s?ons?)\s+(?:for|with|to)\s+(?:my\s+|the\s+|a\s+|our\s+)?(.+)$/i;
 
 /** `word`, its singular (item word sets hold singulars too: "pancakes" finds "Mini Pancake"), or, for a menu adjective in -y, its noun: "cheesy" finds "Four Cheese Pizza", "creamy" "Cream of Mushroom". */
 function hasWord(words: ReadonlySet<string>, word: string): boolean {
@@ -161,6 +170,8 @@ const CUISINE_FILLER = new Set(['food', 'foods', 'cuisine', 'dishes', 'dish', 'i
 export function understandQuery(cleanedQuery: string, originalQuery: string = cleanedQuery): QueryUnderstanding {
   // Concepts and content words are read in English ("postre" asks for dessert, "pollo" for chicken), as the query is
   // embedded; the knowledge-base lookup below keeps the words as typed, since it knows other-language names.
+  const pairing = PAIRING_PHRASE.exec(cleanedQuery);
+  if (pairing) return pairingQuery(cleanedQuery, (pairing[1] ?? pairing[2])!);
   const words = toEnglishFoodWords(cleanedQuery).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   const covered = new Set<number>();
   const tags = new Set<Tag>();
@@ -208,7 +219,33 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   const cues = menuTextCues(cleanedQuery);
   const stated = { ...profile, diet: cues.diet.value, protein: cues.protein.value ?? (profile.dishHow === 'exact' ? profile.protein : null), eggByRecipeOnly: false };
   const dishNames = profile.dishHow === 'exact' && content > 0 ? namesWords(profile.dish!).filter((names) => names.size >= 2) : [];
-  return { text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spellingOf(contentWords, profile), serving, dishNames };
+  return { text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spellingOf(contentWords, profile), serving, dishNames, pairWith: null };
+}
+
+/** A query for what goes with `target`: no dish, diet or words of its own, only the target's course and cuisine. */
+function pairingQuery(cleanedQuery: string, target: string): QueryUnderstanding {
+  const of = profileItem(target);
+  const dish = of.dish ?? mainDishOf(target);
+  // Without a dish, the dishes named with the target's last word ("biryani") stand for it.
+  const { lookup, book } = getKnowledge();
+  const head = target.toLowerCase().split(/\s+/).at(-1) ?? '';
+  const candidates = dish ? [dish] : (lookup.dishesByToken.get(head) ?? []).map((id) => book.dishes[id]!);
+  const neutral: ItemProfile = { ...of, dish: null, dishHow: null, dishScore: 0, diet: 'unknown', protein: null, eggByRecipeOnly: false };
+  return {
+    text: cleanedQuery, tags: [], avoid: [], course: null, cuisine: null, abstractness: 1, profile: neutral, stated: neutral, words: [],
+    serving: null, dishNames: [],
+    // "biryani" alone names no one dish, but nearly every dish named so is a rice dish: nothing offers bread with it.
+    pairWith: { course: dish?.course ?? of.course, cuisine: dish?.cuisine ?? of.cuisine, rice: candidates.length > 0 && candidates.filter((d) => d.tags.includes('rice')).length >= 0.8 * candidates.length },
+  };
+}
+
+/** How well an item of course `item` accompanies one of course `target` (a biryani or a rice bowl wants no bread). */
+function pairingScore(target: NonNullable<QueryUnderstanding['pairWith']>, item: Course): number {
+  // Another of the same course is never the answer: not a second main with a main, nor a drink with a drink.
+  if (item === target.course) return -6;
+  if (target.course === 'main') return item === 'side' ? 2.5 : item === 'bread' ? (target.rice ? -1 : 2) : 0.5;
+  if (target.course === 'bread' || target.course === 'side') return item === 'main' ? 2 : item === 'side' || item === 'bread' ? 1 : 0.5;
+  return item === 'side' ? 1.5 : item === 'beverage' || item === 'dessert' ? 1 : 0;
 }
 
 /**
@@ -320,6 +357,10 @@ export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: num
   // A query for a dish wants the dish before the combos and meals that include it ("veg biryani").
   if (q.words.length > 0 && !isCombo(q.text) && isCombo(item.text)) z -= 1;
   if (q.cuisine) z += item.cuisine === q.cuisine ? 1.5 + 3 * q.abstractness : -1.5 * q.abstractness;
+  if (q.pairWith) {
+    z += pairingScore(q.pairWith, item.course);
+    if (q.pairWith.cuisine && item.cuisine) z += item.cuisine === q.pairWith.cuisine ? 0.5 : 0;
+  }
   const flags = conflicts(q.stated, item);
   if (flags.dietary_conflict && vegOrNot(q.stated.diet) !== 'unknown') z -= 4;
   if (flags.protein_conflict) z -= 3;
