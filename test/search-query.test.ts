@@ -27,3 +27,14 @@ t.test('understandQuery: "to go with X" asks for what accompanies X, not for X',
   t.equal(understand('sides for my pizza').pairWith?.course, 'main');
   t.equal(understand('chicken biryani').pairWith, null);
 });
+
+t.test('understandQuery: occasions and diet words in a query for a need', async (t) => {
+  const curry = understand('spicy non veg curry');
+  t.same(curry.words, [], '"non veg" is the diet, not words an item must hold');
+  t.equal(curry.stated.diet, 'non_veg', 'and the diet still binds');
+  t.same(understand('veg momos').words, ['veg', 'momos'], 'a dish query keeps its diet word as a word');
+  const hot = understand('refreshing drink for a hot day');
+  t.same([hot.words, hot.tags, hot.course], [[], ['cold_drink'], 'beverage'], 'a hot day asks for a cold drink, not a hot one');
+  t.same([understand('tea time snacks').course, understand('tea time snacks').tags], ['side', ['snack']], 'tea time asks for snacks, not tea');
+  t.same(understand('complete meal for one person').tags, ['filling']);
+});

@@ -4,7 +4,7 @@ import { readTsv } from './knowledge/tsv.js';
 import { CUISINE_LABELS, TAGS, type Course, type Cuisine, type Dish, type Tag } from './knowledge/dishes.js';
 import { toEnglishFoodWords } from './knowledge/translate.js';
 import { getKnowledge } from './knowledge/index.js';
-import { categoryOf, flavourTagsOf, menuTextCues } from './knowledge/cues.js';
+import { categoryOf, dietMarkers, flavourTagsOf, menuTextCues } from './knowledge/cues.js';
 import { conflicts, profileItem, vegOrNot, type ItemProfile } from './items.js';
 import { l2normalize, type Dimension, type MenuEncoder } from './inference/encoder.js';
 import { clamp01 } from './match.js';
@@ -201,6 +201,15 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   if (serving !== null) words.forEach((w, i) => {
     if (SERVING_WORDS.has(w) || /^\d+$/.test(w)) covered.add(i);
   });
+  // "spicy non veg curry": in a query that asks for a need, the diet words are the diet (stated below, where a
+  // conflict counts against an item), not words an item must hold ("Non Veg Schezwan Rice" is no curry).
+  if (tags.size + avoid.size > 0 || course) {
+    const unmarked = new Set(dietMarkers(cleanedQuery).unmarkedWords);
+    const markers = new Set(cleanedQuery.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w && !unmarked.has(w)));
+    words.forEach((w, i) => {
+      if (markers.has(w)) covered.add(i);
+    });
+  }
   let contentWords = words.filter((w, i) => !covered.has(i) && !filler.has(w));
   const cuisineWords = contentWords.filter((w) => !CUISINE_FILLER.has(w));
   const cuisine = CUISINE_QUERIES.get(cuisineWords.join(' ')) ?? null;
