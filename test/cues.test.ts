@@ -728,9 +728,10 @@ t.test("flavourTagsOf: the tags an item's own words give it", async (t) => {
 
 t.test('dietMarkers: egg-free words and veg / non-veg markers come from the diet lexicon, in any of its languages', async (t) => {
   const { dietMarkers } = await import('../src/core/knowledge/cues.js');
-  t.same(dietMarkers('Eggless Opium Cake'), { eggFree: true, vegOrNonVeg: false, unmarkedWords: ['eggless', 'opium', 'cake'] });
+  t.same(dietMarkers('Eggless Opium Cake'), { eggFree: true, vegOrNonVeg: false, unmarkedWords: ['eggless', 'opium', 'cake'], markerWords: [] });
   t.equal(dietMarkers('Non Veg Singapore Noodles').vegOrNonVeg, true);
   t.same(dietMarkers('Non Veg Singapore Noodles').unmarkedWords, ['singapore', 'noodles'], 'the whole marker is taken out');
+  t.same(dietMarkers('Non Veg Singapore Noodles').markerWords, ['non', 'veg'], 'and listed');
   t.equal(dietMarkers('Pure Veg Thali').vegOrNonVeg, true);
   t.equal(dietMarkers('Hamburguesa Vegetariana').vegOrNonVeg, true);
   t.equal(dietMarkers('Soya Chaap').vegOrNonVeg, false, 'soya names what the dish is made of, not which twin it is');

@@ -204,8 +204,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   // "spicy non veg curry": in a query that asks for a need, the diet words are the diet (stated below, where a
   // conflict counts against an item), not words an item must hold ("Non Veg Schezwan Rice" is no curry).
   if (tags.size + avoid.size > 0 || course) {
-    const unmarked = new Set(dietMarkers(cleanedQuery).unmarkedWords);
-    const markers = new Set(cleanedQuery.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w && !unmarked.has(w)));
+    const markers = new Set(dietMarkers(cleanedQuery).markerWords);
     words.forEach((w, i) => {
       if (markers.has(w)) covered.add(i);
     });
@@ -309,7 +308,6 @@ function partOfQuery(q: QueryUnderstanding, dish: Dish): boolean {
   return !!first && first.size < q.words.length && [...first].every((w, i) => q.words[i] !== undefined && hasWord(new Set([q.words[i]!]), w));
 }
 
-/** Relevance probability of one item for the query: the knowledge-base precision stage. */
 /** An item as search scores it: its profile plus its name's words, its tags (dish's and flavour words') and serving. */
 export type SearchItem = ItemProfile & {
   readonly words: ReadonlySet<string>;
@@ -319,6 +317,7 @@ export type SearchItem = ItemProfile & {
   readonly serving: number | null;
 };
 
+/** Relevance probability of one item for the query: the knowledge-base precision stage. */
 export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: number): number {
   let z = 9 * (cosine - 0.62);
   // "dosa" asks for every dosa: an item whose name contains all the query's words is a hit, not another dish.

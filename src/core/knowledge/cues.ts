@@ -468,6 +468,8 @@ export interface DietMarkers {
   readonly vegOrNonVeg: boolean;
   /** The text's words without those markers, lower-cased and folded. */
   readonly unmarkedWords: readonly string[];
+  /** The marker words themselves ("non", "veg"), lower-cased and folded. */
+  readonly markerWords: readonly string[];
 }
 
 export function dietMarkers(text: string): DietMarkers {
@@ -480,6 +482,7 @@ export function dietMarkers(text: string): DietMarkers {
     eggFree: matches.some((m) => m.value === 'egg_free'),
     vegOrNonVeg: markers.length > 0,
     unmarkedWords: tokens.filter((_, i) => !marked.has(i)).map((t) => t.word),
+    markerWords: tokens.filter((_, i) => marked.has(i)).map((t) => t.word),
   };
 }
 
