@@ -247,6 +247,17 @@ function pairingQuery(cleanedQuery: string, target: string): QueryUnderstanding 
   };
 }
 
+/**
+ * Relevance for "something to go with X": the course and cuisine decide. The query embeds close to X itself, so its
+ * cosine says little about an accompaniment and weighs a little only (with the full weight a search uses, the CI-trained
+ * encoder put Mint Raita just under the floor for "something to go with chicken biryani").
+ */
+function pairingRelevance(target: NonNullable<QueryUnderstanding['pairWith']>, item: SearchItem, cosine: number): number {
+  let z = 2 * (cosine - 0.4) + pairingScore(target, item.course);
+  if (target.cuisine && item.cuisine === target.cuisine) z += 0.5;
+  return 1 / (1 + Math.exp(-z));
+}
+
 /** How well an item of course `item` accompanies one of course `target` (a biryani or a rice bowl wants no bread). */
 function pairingScore(target: NonNullable<QueryUnderstanding['pairWith']>, item: Course): number {
   // Another of the same course is never the answer: not a second main with a main, nor a drink with a drink.
@@ -319,6 +330,7 @@ export type SearchItem = ItemProfile & {
 
 /** Relevance probability of one item for the query: the knowledge-base precision stage. */
 export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: number): number {
+  if (q.pairWith) return pairingRelevance(q.pairWith, item, cosine);
   let z = 9 * (cosine - 0.62);
   // "dosa" asks for every dosa: an item whose name contains all the query's words is a hit, not another dish.
   const qDish = q.profile.dish;
@@ -365,10 +377,6 @@ export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: num
   // A query for a dish wants the dish before the combos and meals that include it ("veg biryani").
   if (q.words.length > 0 && !isCombo(q.text) && isCombo(item.text)) z -= 1;
   if (q.cuisine) z += item.cuisine === q.cuisine ? 1.5 + 3 * q.abstractness : -1.5 * q.abstractness;
-  if (q.pairWith) {
-    z += pairingScore(q.pairWith, item.course);
-    if (q.pairWith.cuisine && item.cuisine) z += item.cuisine === q.pairWith.cuisine ? 0.5 : 0;
-  }
   const flags = conflicts(q.stated, item);
   if (flags.dietary_conflict && vegOrNot(q.stated.diet) !== 'unknown') z -= 4;
   if (flags.protein_conflict) z -= 3;
