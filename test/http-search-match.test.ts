@@ -125,6 +125,12 @@ t.test('/search and /match through HTTP', async (t) => {
     const pairTexts = pairs.body.results.map((x: { text: string }) => x.text);
     t.same(pairTexts.slice(0, 2).sort(), ['Mint Raita', 'Mirchi Ka Salan'], `the sides come first (got ${pairTexts.join(', ')})`);
     t.notOk(pairTexts.some((x: string) => x.includes('Biryani')), 'and no biryani is offered with a biryani');
+    const parlour = await search({ query: 'something to go with biryani', corpus: ['Kesar Pista Kulfi', 'Chocochips Ice Cream 500ml', 'Mango Shake', 'Belgian Chocolate Sundae'], top_k: 4 });
+    t.same(parlour.body.results.filter((x: { is_fallback: boolean }) => !x.is_fallback), [], 'an ice-cream parlour has nothing to go with a biryani');
+    const nonVeg = await search({ query: 'spicy non veg curry', corpus: ['Chilli Garlic Potato', 'Chicken Chettinad', 'Paneer Butter Masala', 'Laal Maas'], top_k: 4 });
+    const nonVegTexts = nonVeg.body.results.map((x: { text: string }) => x.text);
+    t.notOk(nonVegTexts.some((x: string) => x === 'Chilli Garlic Potato' || x === 'Paneer Butter Masala'), `a need query's diet keeps veg items out (got ${nonVegTexts.join(', ')})`);
+    t.ok(nonVegTexts.includes('Chicken Chettinad') && nonVegTexts.includes('Laal Maas'), 'and finds the spicy non-veg curries');
     const single = await texts('single serving cup for one');
     t.notOk(single.slice(0, 2).some((x) => /Party|Family/.test(x)), `a single serving is not a party pack (got ${single.join(', ')})`);
   });

@@ -8,6 +8,7 @@ import { categoryOf, dietMarkers, flavourTagsOf, menuTextCues } from './knowledg
 import { conflicts, profileItem, vegOrNot, type ItemProfile } from './items.js';
 import { l2normalize, type Dimension, type MenuEncoder } from './inference/encoder.js';
 import { clamp01 } from './match.js';
+import { CUISINE_FAMILIES } from './suggest.js';
 import { editDistance } from './text/clean.js';
 import { singular } from './dish-words.js';
 import { isCombo } from './variants.js';
@@ -253,8 +254,13 @@ function pairingQuery(cleanedQuery: string, target: string): QueryUnderstanding 
  * encoder put Mint Raita just under the floor for "something to go with chicken biryani").
  */
 function pairingRelevance(target: NonNullable<QueryUnderstanding['pairWith']>, item: SearchItem, cosine: number): number {
-  let z = 2 * (cosine - 0.4) + pairingScore(target, item.course);
-  if (target.cuisine && item.cuisine === target.cuisine) z += 0.5;
+  // Only an accompanying course clears the floor (a side with a main, a main with a bread), and only from a kitchen of
+  // the same family: an ice-cream parlour or a pizzeria has nothing to go with a biryani.
+  let z = 2 * (cosine - 0.4) + pairingScore(target, item.course) - 1.5;
+  if (target.cuisine && item.cuisine) {
+    const [a, b] = [CUISINE_FAMILIES[target.cuisine], CUISINE_FAMILIES[item.cuisine]];
+    z += item.cuisine === target.cuisine ? 0.5 : a === b || a === 'anything' || b === 'anything' ? 0 : -1.5;
+  }
   return 1 / (1 + Math.exp(-z));
 }
 
@@ -378,7 +384,8 @@ export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: num
   if (q.words.length > 0 && !isCombo(q.text) && isCombo(item.text)) z -= 1;
   if (q.cuisine) z += item.cuisine === q.cuisine ? 1.5 + 3 * q.abstractness : -1.5 * q.abstractness;
   const flags = conflicts(q.stated, item);
-  if (flags.dietary_conflict && vegOrNot(q.stated.diet) !== 'unknown') z -= 4;
+  // A need query ("spicy non veg curry") has only its diet to say which items are out, so a conflict weighs more there.
+  if (flags.dietary_conflict && vegOrNot(q.stated.diet) !== 'unknown') z -= 4 + 4 * q.abstractness;
   if (flags.protein_conflict) z -= 3;
   // "chicken pizza" at a place whose pizzas name no chicken: an item without the protein the query names is not it.
   else if (q.stated.protein && item.protein !== q.stated.protein) z -= 1;

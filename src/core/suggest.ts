@@ -81,7 +81,7 @@ const SAME_DISH_GATE = 0.5;
 /** The /match default: a pair is the same dish when the precision stage agrees at this cosine. */
 const SAME_DISH_COSINE = 0.85;
 
-const FAMILIES: Readonly<Record<Cuisine, 'indian' | 'east_asian' | 'western' | 'anything'>> = {
+export const CUISINE_FAMILIES: Readonly<Record<Cuisine, 'indian' | 'east_asian' | 'western' | 'anything'>> = {
   'North Indian': 'indian', 'South Indian': 'indian', Mughlai: 'indian',
   Chinese: 'east_asian', Thai: 'east_asian', Japanese: 'east_asian', Korean: 'east_asian', Vietnamese: 'east_asian',
   'SE Asian': 'east_asian',
@@ -102,11 +102,11 @@ function wantsBread(item: ItemFacts): boolean {
 
 function cuisineAffinity(item: CuisineOrUncertain, cart: CuisineOrUncertain): number {
   if (item === 'uncertain') return 0.3;
-  const family = FAMILIES[item];
+  const family = CUISINE_FAMILIES[item];
   if (family === 'anything') return 0.5;
   if (cart === 'uncertain') return 0.5;
   if (item === cart) return 1;
-  return family === FAMILIES[cart] ? 0.6 : 0.1;
+  return family === CUISINE_FAMILIES[cart] ? 0.6 : 0.1;
 }
 
 interface CartSummary {
@@ -150,7 +150,7 @@ function reasonFor(item: ItemFacts, fillsGap: boolean, cart: CartSummary): strin
     }
   }
   const noun = item.category === 'main' ? 'main course' : item.category === 'beverage' ? 'drink' : item.category;
-  const sameFoodCuisine = item.cuisine !== 'uncertain' && item.cuisine === cart.cuisine && FAMILIES[item.cuisine] !== 'anything';
+  const sameFoodCuisine = item.cuisine !== 'uncertain' && item.cuisine === cart.cuisine && CUISINE_FAMILIES[item.cuisine] !== 'anything';
   if (sameFoodCuisine) return `More ${item.cuisine}: a ${noun} to go with your order`;
   return `Another ${noun} that goes well with your order`;
 }
@@ -184,7 +184,7 @@ export function cartCuisine(cart: readonly ItemFacts[]): CuisineOrUncertain {
     }
     return best;
   };
-  const food = vote((c) => FAMILIES[c] !== 'anything');
+  const food = vote((c) => CUISINE_FAMILIES[c] !== 'anything');
   return food !== 'uncertain' ? food : vote(() => true);
 }
 
