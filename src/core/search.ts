@@ -1,14 +1,13 @@
 import { join } from 'node:path';
 import { KNOWLEDGE_DIR } from './paths.js';
 import { readTsv } from './knowledge/tsv.js';
-import { CUISINE_LABELS, TAGS, type Course, type Cuisine, type Dish, type Tag } from './knowledge/dishes.js';
+import { CUISINE_LABELS, TAGS, cuisineAffinity, type Course, type Cuisine, type Dish, type Tag } from './knowledge/dishes.js';
 import { toEnglishFoodWords } from './knowledge/translate.js';
 import { getKnowledge } from './knowledge/index.js';
-import { categoryOf, dietMarkers, flavourTagsOf, menuTextCues } from './knowledge/cues.js';
+import { categoryOf, flavourTagsOf, menuTextCues } from './knowledge/cues.js';
 import { conflicts, profileItem, vegOrNot, type ItemProfile } from './items.js';
 import { l2normalize, type Dimension, type MenuEncoder } from './inference/encoder.js';
 import { clamp01 } from './match.js';
-import { CUISINE_FAMILIES } from './suggest.js';
 import { editDistance } from './text/clean.js';
 import { singular } from './dish-words.js';
 import { isCombo } from './variants.js';
@@ -143,6 +142,12 @@ function hasWord(words: ReadonlySet<string>, word: string): boolean {
   return words.has(stem) || words.has(`${stem}e`);
 }
 
+/** Every word of `names` is among `words`, as hasWord reads them. */
+function holdsAll(words: ReadonlySet<string>, names: ReadonlySet<string>): boolean {
+  for (const w of names) if (!hasWord(words, w)) return false;
+  return true;
+}
+
 const dishNameWords = new Map<number, readonly ReadonlySet<string>[]>();
 
 /** The word sets of a dish's name and aliases ("Karela Fry": {karela, fry}, {bitter, gourd, fry}, …), cached. */
@@ -202,10 +207,11 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   if (serving !== null) words.forEach((w, i) => {
     if (SERVING_WORDS.has(w) || /^\d+$/.test(w)) covered.add(i);
   });
+  const profile = profileItem(cleanedQuery);
   // "spicy non veg curry": in a query that asks for a need, the diet words are the diet (stated below, where a
   // conflict counts against an item), not words an item must hold ("Non Veg Schezwan Rice" is no curry).
   if (tags.size + avoid.size > 0 || course) {
-    const markers = new Set(dietMarkers(cleanedQuery).markerWords);
+    const markers = new Set(profile.markers.markerWords);
     words.forEach((w, i) => {
       if (markers.has(w)) covered.add(i);
     });
@@ -221,9 +227,9 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   }
   const content = contentWords.length;
   const abstractness = tags.size + avoid.size + (course ? 1 : 0) + (cuisine ? 1 : 0) + (serving !== null ? 1 : 0) === 0 ? 0 : covered.size / Math.max(1, covered.size + content);
-  const profile = profileItem(cleanedQuery);
   // A query that names a dish exactly has that dish's course: "semolina crepe" is Rava Dosa, not a dessert crepe.
-  const namedCourse = profile.dishHow === 'exact' ? profile.dish!.course : categoryOf(cleanedQuery).confidence >= 0.7 ? categoryOf(cleanedQuery).value : null;
+  const cue = profile.dishHow === 'exact' ? null : categoryOf(cleanedQuery);
+  const namedCourse = cue === null ? profile.dish!.course : cue.confidence >= 0.7 ? cue.value : null;
   if (!course && (namedCourse === 'beverage' || namedCourse === 'dessert' || namedCourse === 'bread')) course = namedCourse;
   const cues = menuTextCues(cleanedQuery);
   const stated = { ...profile, diet: cues.diet.value, protein: cues.protein.value ?? (profile.dishHow === 'exact' ? profile.protein : null), eggByRecipeOnly: false };
@@ -258,8 +264,9 @@ function pairingRelevance(target: NonNullable<QueryUnderstanding['pairWith']>, i
   // the same family: an ice-cream parlour or a pizzeria has nothing to go with a biryani.
   let z = 2 * (cosine - 0.4) + pairingScore(target, item.course) - 1.5;
   if (target.cuisine && item.cuisine) {
-    const [a, b] = [CUISINE_FAMILIES[target.cuisine], CUISINE_FAMILIES[item.cuisine]];
-    z += item.cuisine === target.cuisine ? 0.5 : a === b || a === 'anything' || b === 'anything' ? 0 : -1.5;
+    // Either way round, so that a drink, dessert or bake on either side goes with anything.
+    const affinity = Math.max(cuisineAffinity(item.cuisine, target.cuisine), cuisineAffinity(target.cuisine, item.cuisine));
+    z += affinity === 1 ? 0.5 : affinity >= 0.5 ? 0 : -1.5;
   }
   return 1 / (1 + Math.exp(-z));
 }
@@ -343,7 +350,7 @@ export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: num
   const sameDish = !!qDish && !!item.dish && qDish.id === item.dish.id;
   // "minced mutton" is Mutton Keema, so "Mutton Keema Kaleji" holds the dish the query names, as "Ghee Rava Dosa" holds
   // Rava Dosa for "semolina crepe": a form of it, like an item holding the query's own words.
-  const contains = q.words.length > 0 && (q.words.every((w) => hasWord(item.words, w)) || (!sameDish && q.dishNames.some((names) => [...names].every((w) => hasWord(item.words, w)))));
+  const contains = q.words.length > 0 && (q.words.every((w) => hasWord(item.words, w)) || (!sameDish && q.dishNames.some((names) => holdsAll(item.words, names))));
   if (contains) z += 2;
   // "bitter gourd" asks for "Karela Fried": the query's words are all in one of the names the knowledge base knows
   // the item's dish by, which is as good as naming the dish, one word included ("quail" for "Tandoori Bater", whose
@@ -404,6 +411,18 @@ function withSingulars(words: readonly string[]): Set<string> {
 }
 
 const mainDishes = new Map<string, Dish | null>();
+const namedTagSets = new Map<string, ReadonlySet<Tag>>();
+
+/** The tags an item's own words give it (lexicon/flavours.tsv), cached: search reads them for every item of every query. */
+function namedTagsOf(text: string): ReadonlySet<Tag> {
+  let tags = namedTagSets.get(text);
+  if (!tags) {
+    tags = new Set(flavourTagsOf(text));
+    if (namedTagSets.size > 50_000) namedTagSets.clear();
+    namedTagSets.set(text, tags);
+  }
+  return tags;
+}
 
 /**
  * For search, an item the knowledge base cannot resolve whole is the dish it leads with: "Curd Rice with Pomegranate"
@@ -428,7 +447,7 @@ function mainDishOf(text: string): Dish | null {
 export function rankSearch(q: QueryUnderstanding, profiles: readonly ItemProfile[], cosines: readonly number[], topK: number, originals?: readonly string[]): SearchOutcome {
   const items: SearchItem[] = profiles.map((p, i) => {
     const dish = p.dish ?? mainDishOf(p.text);
-    const namedTags = new Set(flavourTagsOf(p.text));
+    const namedTags = namedTagsOf(p.text);
     return {
       ...p,
       dish,

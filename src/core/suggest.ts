@@ -1,6 +1,6 @@
 import { HeadSlot, headProbabilities, predictCuisines, type CuisineOrUncertain } from './classify.js';
 import { profileItem, vegOrNot, type ItemProfile } from './items.js';
-import { COURSES, nameKey, type Course, type Cuisine } from './knowledge/index.js';
+import { COURSES, CUISINE_FAMILIES, cuisineAffinity, nameKey, type Course, type Cuisine } from './knowledge/index.js';
 import { judgePairs } from './match.js';
 import { judgeNonFood } from './nonfood.js';
 import type { Services } from './services.js';
@@ -81,15 +81,6 @@ const SAME_DISH_GATE = 0.5;
 /** The /match default: a pair is the same dish when the precision stage agrees at this cosine. */
 const SAME_DISH_COSINE = 0.85;
 
-export const CUISINE_FAMILIES: Readonly<Record<Cuisine, 'indian' | 'east_asian' | 'western' | 'anything'>> = {
-  'North Indian': 'indian', 'South Indian': 'indian', Mughlai: 'indian',
-  Chinese: 'east_asian', Thai: 'east_asian', Japanese: 'east_asian', Korean: 'east_asian', Vietnamese: 'east_asian',
-  'SE Asian': 'east_asian',
-  Italian: 'western', American: 'western', Continental: 'western', European: 'western', Mexican: 'western',
-  Mediterranean: 'western', 'Middle Eastern': 'western',
-  Beverages: 'anything', Desserts: 'anything', Bakery: 'anything',
-};
-
 /** Cuisines whose curries, kebabs and gravies are eaten with bread (rice and noodle mains are not). */
 const BREAD_CUISINES: ReadonlySet<string> = new Set(['North Indian', 'Mughlai', 'South Indian', 'Middle Eastern']);
 
@@ -98,15 +89,6 @@ function wantsBread(item: ItemFacts): boolean {
   if (item.category !== 'main' || item.cuisine === 'uncertain' || !BREAD_CUISINES.has(item.cuisine)) return false;
   const tags = item.profile.dish?.tags ?? [];
   return !tags.includes('rice') && !tags.includes('noodles') && !/\b(?:biryani|biriyani|pulao|pulav|rice|khichdi|noodles)\b/i.test(item.cleaned);
-}
-
-function cuisineAffinity(item: CuisineOrUncertain, cart: CuisineOrUncertain): number {
-  if (item === 'uncertain') return 0.3;
-  const family = CUISINE_FAMILIES[item];
-  if (family === 'anything') return 0.5;
-  if (cart === 'uncertain') return 0.5;
-  if (item === cart) return 1;
-  return family === CUISINE_FAMILIES[cart] ? 0.6 : 0.1;
 }
 
 interface CartSummary {

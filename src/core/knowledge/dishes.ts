@@ -10,6 +10,30 @@ export const CUISINE_LABELS = [
 ] as const;
 export type Cuisine = (typeof CUISINE_LABELS)[number];
 
+/** Which kitchens' dishes go together in one meal; drinks, desserts and bakes go with anything. */
+export const CUISINE_FAMILIES: Readonly<Record<Cuisine, 'indian' | 'east_asian' | 'western' | 'anything'>> = {
+  'North Indian': 'indian', 'South Indian': 'indian', Mughlai: 'indian',
+  Chinese: 'east_asian', Thai: 'east_asian', Japanese: 'east_asian', Korean: 'east_asian', Vietnamese: 'east_asian',
+  'SE Asian': 'east_asian',
+  Italian: 'western', American: 'western', Continental: 'western', European: 'western', Mexican: 'western',
+  Mediterranean: 'western', 'Middle Eastern': 'western',
+  Beverages: 'anything', Desserts: 'anything', Bakery: 'anything',
+};
+
+/**
+ * How well an item of cuisine `item` goes with a meal of cuisine `meal`: 1 the same cuisine, 0.6 the same family, 0.5
+ * a drink, dessert or bake (or a meal of unknown cuisine), 0.3 an item of unknown cuisine, 0.1 another family. Shared
+ * by /suggest (cart affinity) and /search ("something to go with biryani").
+ */
+export function cuisineAffinity(item: Cuisine | 'uncertain', meal: Cuisine | 'uncertain'): number {
+  if (item === 'uncertain') return 0.3;
+  const family = CUISINE_FAMILIES[item];
+  if (family === 'anything') return 0.5;
+  if (meal === 'uncertain') return 0.5;
+  if (item === meal) return 1;
+  return family === CUISINE_FAMILIES[meal] ? 0.6 : 0.1;
+}
+
 export const COURSES = ['main', 'side', 'bread', 'dessert', 'beverage'] as const;
 export type Course = (typeof COURSES)[number];
 

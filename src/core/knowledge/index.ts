@@ -9,7 +9,7 @@ import type { DishLookup, DishMatch } from './lookup.js';
 import { alignDevanagariAlias, hasDevanagari } from './transliterate.js';
 import { readList, readTsv } from './tsv.js';
 
-export { CUISINE_LABELS, COURSES, DIETS, PROTEINS, TAGS, loadDishBook, nameKey } from './dishes.js';
+export { CUISINE_FAMILIES, CUISINE_LABELS, COURSES, cuisineAffinity, DIETS, PROTEINS, TAGS, loadDishBook, nameKey } from './dishes.js';
 export type { Course, Cuisine, Diet, Dish, DishBook, Protein, Tag } from './dishes.js';
 export { buildDishLookup, guardSignature, loadLookupLexicons, splitCombo, FUZZY_FLOOR } from './lookup.js';
 export type { ComboMatch, DishLookup, DishMatch, LookupLexicons, TokenCue } from './lookup.js';
