@@ -48,6 +48,11 @@ const encoderId = services.modelId;
 // whether cached vectors are still its own.
 const lock = JSON.parse(readFileSync(new URL('../build/manifest.lock.json', import.meta.url), 'utf8'));
 const encoderGraph = lock.files[`${encoderId}/encoder-int8.onnx`] ?? null;
+// The committed delta the encoder was built from: the heads record it, and a test holds them to the served one.
+const encoderSpec = JSON.parse(readFileSync(new URL('../manifest.json', import.meta.url), 'utf8')).models[encoderId];
+const encoderDelta = encoderSpec?.delta
+  ? createHash('sha256').update(readFileSync(new URL(`../../${encoderSpec.delta}/delta.safetensors`, import.meta.url))).digest('hex')
+  : null;
 const knowledge = getKnowledge();
 
 const texts = [];
@@ -149,6 +154,7 @@ writeFileSync(join(WORK, 'nonfood.json'), JSON.stringify(nonfood));
 writeFileSync(join(WORK, 'meta.json'), JSON.stringify({
   encoder: encoderId,
   encoder_graph_sha256: encoderGraph,
+  encoder_delta_sha256: encoderDelta,
   dim: 384,
   cuisine_labels: CUISINE_LABELS,
   course_labels: COURSES,

@@ -328,6 +328,7 @@ def main() -> int:
         (HERE / file).write_text(json.dumps(head, separators=(",", ":")) + "\n")
     metrics = {
         "encoder": meta["encoder"],
+        "encoder_delta_sha256": meta.get("encoder_delta_sha256"),
         "train_seconds": seconds,
         "cuisine": {"name": cuisine["name"], "temperature": cuisine["temperature"], **cuisine["metrics"],
                     "l2": cuisine["training"]["l2"], "dish_weight_exponent": cuisine["training"]["dish_weight_exponent"]},
