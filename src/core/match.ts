@@ -21,12 +21,14 @@ import { variantDifference } from './variants.js';
  * count as the same dish the way a knowledge-base identity does.
  */
 export const MATCH_COSINE_GATE = 0.4;
-export const VETO_BELOW = 0.3;
-/** A calibrated same-dish probability this high confirms a match the cosine threshold misses (dev third with the v2
- * models: 0.954 accuracy at 0.5 vs 0.922 at the 0.8 chosen for v1, whose scores ran higher). With v3 and the 822
- * development pairs (dev third + both match_dev_pairs batches) 0.4 is best: 777 right, against 773 at 0.5, 770 at
- * 0.6 and 769 at 0.7; the dev third alone is flat from 0.3 to 0.5. */
-export const CONFIRM_AT = 0.4;
+/** Chosen with the committed v3 deltas on the 822 development pairs (dev third + both match_dev_pairs batches): a
+ * veto at 0.2 is right 2-3 more times than at 0.3 for every confirm level from 0.3 to 0.6 (cosine ≥ 0.85 look-alikes
+ * that the cross-encoder doubts at 0.2-0.3 are mostly the same dish), and below 0.2 nothing changes. */
+export const VETO_BELOW = 0.2;
+/** A calibrated same-dish probability this high confirms a match the cosine threshold misses. On the same 822 pairs
+ * the confirm level is flat from 0.3 to 0.6 (782, 781, 781, 783 right) and falls from 0.7 (777) and 0.8 (771);
+ * 0.6 is the best of the plateau, and the dearer error is a false match. */
+export const CONFIRM_AT = 0.6;
 export const SAME_DISH_PROBABILITY = 0.97;
 export const DIFFERENT_DISH_PROBABILITY = 0.05;
 /** Logistic calibration of the cleaned-text cosine (fitted on knowledge-base alias pairs vs hard negatives). */
