@@ -22,6 +22,8 @@ export const DEV_SPLIT = process.argv.includes('--dev');
  * held-out split is not for reading. */
 const SHOW_ERRORS = process.argv.includes('--errors');
 const SHOW_DEV_ERRORS = DEV_SPLIT && SHOW_ERRORS;
+// Dev queries scoring below this are listed with --errors; MENU_EVAL_ERRORS_BELOW=1.01 lists every one (to diff two runs).
+const DEV_ERRORS_BELOW = Number(process.env.MENU_EVAL_ERRORS_BELOW ?? 0.7);
 
 function inSplit(index: number): boolean {
   return (index % 3 === 0) === DEV_SPLIT;
@@ -177,9 +179,9 @@ export async function evalSearch(kit: EvalKit, label = DEV_SPLIT ? '_dev' : ''):
       const rr = firstHit < 0 ? 0 : 1 / (firstHit + 1);
       allNdcg.push(ndcg);
       allRr.push(rr);
-      if (SHOW_DEV_ERRORS && ndcg < 0.7) {
+      if (SHOW_DEV_ERRORS && ndcg < DEV_ERRORS_BELOW) {
         const missed = Object.entries(q.relevant).filter(([t]) => !texts.includes(t)).map(([t, g]) => `${t}(${g})`);
-        console.log(`  dev search [${q.kind}] ndcg ${ndcg.toFixed(2)} "${q.query}" got: ${res.results.map((r) => `${r.text}${q.relevant[r.text] ? `(${q.relevant[r.text]})` : ''}${r.is_fallback ? '*' : ''}`).join(' · ')} || missed: ${missed.join(' · ')}`);
+        console.log(`  dev search [${q.kind}] ndcg ${ndcg.toFixed(2)} "${q.query}" (${q.menu}) got: ${res.results.map((r) => `${r.text}${q.relevant[r.text] ? `(${q.relevant[r.text]})` : ''}${r.is_fallback ? '*' : ''}`).join(' · ')} || missed: ${missed.join(' · ')}`);
       }
       const k = perKind.get(q.kind) ?? { ndcg: [], rr: [] };
       k.ndcg.push(ndcg);
