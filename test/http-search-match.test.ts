@@ -127,6 +127,11 @@ t.test('/search and /match through HTTP', async (t) => {
     t.notOk(pairTexts.some((x: string) => x.includes('Biryani')), 'and no biryani is offered with a biryani');
     const parlour = await search({ query: 'something to go with biryani', corpus: ['Kesar Pista Kulfi', 'Chocochips Ice Cream 500ml', 'Mango Shake', 'Belgian Chocolate Sundae'], top_k: 4 });
     t.same(parlour.body.results.filter((x: { is_fallback: boolean }) => !x.is_fallback), [], 'an ice-cream parlour has nothing to go with a biryani');
+    const juiceShop = await search({ query: 'garam chai', corpus: ['Ginger Lime Soda', 'Lassi Sweet', 'Musambi Juice', 'Lime Mint Cooler', 'Masala Chai'], top_k: 5 });
+    const chaiTexts = juiceShop.body.results.filter((x: { is_fallback: boolean }) => !x.is_fallback).map((x: { text: string }) => x.text);
+    t.same(chaiTexts, ['Masala Chai'], `a hot drink is not answered by the cold ones (got ${chaiTexts.join(', ')})`);
+    const noChai = await search({ query: 'garam chai', corpus: ['Ginger Lime Soda', 'Lassi Sweet', 'Musambi Juice', 'Lime Mint Cooler'], top_k: 4 });
+    t.same(noChai.body.results, [], 'and a juice shop has nothing for it, not even a fallback');
     const nonVeg = await search({ query: 'spicy non veg curry', corpus: ['Chilli Garlic Potato', 'Chicken Chettinad', 'Paneer Butter Masala', 'Laal Maas'], top_k: 4 });
     const nonVegTexts = nonVeg.body.results.map((x: { text: string }) => x.text);
     t.notOk(nonVegTexts.some((x: string) => x === 'Chilli Garlic Potato' || x === 'Paneer Butter Masala'), `a need query's diet keeps veg items out (got ${nonVegTexts.join(', ')})`);

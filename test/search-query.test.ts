@@ -34,7 +34,11 @@ t.test('understandQuery: occasions and diet words in a query for a need', async 
   t.equal(curry.stated.diet, 'non_veg', 'and the diet still binds');
   t.same(understand('veg momos').words, ['veg', 'momos'], 'a dish query keeps its diet word as a word');
   const hot = understand('refreshing drink for a hot day');
-  t.same([hot.words, hot.tags, hot.course], [[], ['cold_drink'], 'beverage'], 'a hot day asks for a cold drink, not a hot one');
+  t.same([hot.words, [...hot.tags].sort(), hot.avoid, hot.course], [[], ['cold_drink', 'fruity', 'tangy'], ['hot_drink'], 'beverage'],
+    'a hot day asks for a tangy or fruity cold drink, and rules out a hot one');
+  const chai = understand('garam chai');
+  t.ok(chai.tags.includes('hot_drink') && chai.avoid.includes('cold_drink'), 'a hot drink rules out the cold ones');
+  t.notOk(understand('tea time snacks').avoid.includes('cold_drink'), 'a query that asks no drink temperature rules none out');
   t.same([understand('tea time snacks').course, understand('tea time snacks').tags], ['side', ['snack']], 'tea time asks for snacks, not tea');
   t.same(understand('complete meal for one person').tags, ['filling']);
 });

@@ -50,6 +50,9 @@ interface Concept {
  */
 const NEGATORS = new Set(['not', 'no', 'non', 'less', 'without', 'bina', 'avoid', 'nahi']);
 
+/** Tags no item can answer together: asking for one rules the other out. */
+const OPPOSITE_TAGS: readonly (readonly [Tag, Tag])[] = [['hot_drink', 'cold_drink'], ['cold_drink', 'hot_drink']];
+
 let concepts: Concept[] | null = null;
 
 export function loadConcepts(dir: string = KNOWLEDGE_DIR): Concept[] {
@@ -200,6 +203,8 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
       }
     }
   }
+  // Hot and cold drinks are opposites: "garam chai" at a juice shop is not answered by its coolest lime soda.
+  for (const [tag, opposite] of OPPOSITE_TAGS) if (tags.has(tag) && !tags.has(opposite)) avoid.add(opposite);
   const filler = new Set(['something', 'some', 'a', 'an', 'the', 'for', 'me', 'i', 'want', 'need', 'to', 'with', 'and', 'please', 'kuch', 'chahiye', 'wala', 'wali', 'wale', 'lunch', 'dinner', 'meal', 'food', 'item', 'items']);
   // Cleaning strips "for 4 people" and "party pack" as size noise; the serving is read from the query as typed, and
   // the words that only say it are concept words, not dish words.
