@@ -407,7 +407,9 @@ export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: num
   // Starters and mains are both food, but a query for starters wants the starters first.
   if (q.course) {
     const sameGroup = courseGroup(q.course) === courseGroup(item.course) && (q.course !== 'bread' || item.course === 'bread');
-    const otherFoodCourse = (q.course === 'side' || q.course === 'main') && item.course !== q.course;
+    // A snack query asks for the side course, and a sandwich (a main on the menu) tagged snack answers it as well.
+    const snackAsSide = q.course === 'side' && item.tags.has('snack');
+    const otherFoodCourse = (q.course === 'side' || q.course === 'main') && item.course !== q.course && !snackAsSide;
     z += !sameGroup ? -3 : otherFoodCourse ? 0.5 : 1.5 + 3 * q.abstractness;
   }
   // A query for a dish wants the dish before the combos and meals that include it ("veg biryani").
