@@ -127,6 +127,16 @@ t.test('/search and /match through HTTP', async (t) => {
     t.notOk(pairTexts.some((x: string) => x.includes('Biryani')), 'and no biryani is offered with a biryani');
     const parlour = await search({ query: 'something to go with biryani', corpus: ['Kesar Pista Kulfi', 'Chocochips Ice Cream 500ml', 'Mango Shake', 'Belgian Chocolate Sundae'], top_k: 4 });
     t.same(parlour.body.results.filter((x: { is_fallback: boolean }) => !x.is_fallback), [], 'an ice-cream parlour has nothing to go with a biryani');
+    // A combo of a curry and breads is a filling meal, though its dish (Butter Chicken) is not tagged so.
+    const meal = await search({ query: 'complete meal for one', corpus: ['Green Salad', 'Masala Papad', 'Butter Chicken + 3 Roti + Green Salad', 'Gulab Jamun', 'Chicken Seekh Kebab'], top_k: 5 });
+    t.same(meal.body.results.filter((x: { is_fallback: boolean }) => !x.is_fallback).map((x: { text: string }) => x.text), ['Butter Chicken + 3 Roti + Green Salad'],
+      'a curry-and-roti combo is the complete meal, found by the search itself, not by the fallback');
+    // A menu lists sandwiches as mains; a snack query still wants them.
+    const snack = await search({ query: 'light evening snack', corpus: ['Chicken Dum Biryani', 'Veg Grilled Sandwich', 'Mint Raita', 'Dal Makhani', 'Steamed Rice'], top_k: 5 });
+    const snackScores = new Map<string, number>(snack.body.results.map((x: { text: string; reranker_score: number }) => [x.text, x.reranker_score]));
+    const bestSnack = Math.max(...snackScores.values());
+    t.ok((snackScores.get('Veg Grilled Sandwich') ?? 0) >= bestSnack - 0.01,
+      `a sandwich answers a snack query as surely as a side does (got ${[...snackScores].map(([k, v]) => `${k} ${v}`).join(', ')})`);
     const juiceShop = await search({ query: 'garam chai', corpus: ['Ginger Lime Soda', 'Lassi Sweet', 'Musambi Juice', 'Lime Mint Cooler', 'Masala Chai'], top_k: 5 });
     const chaiTexts = juiceShop.body.results.filter((x: { is_fallback: boolean }) => !x.is_fallback).map((x: { text: string }) => x.text);
     t.same(chaiTexts, ['Masala Chai'], `a hot drink is not answered by the cold ones (got ${chaiTexts.join(', ')})`);

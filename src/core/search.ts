@@ -477,7 +477,8 @@ export function rankSearch(q: QueryUnderstanding, profiles: readonly ItemProfile
       ...p,
       dish,
       words: withSingulars(p.text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)),
-      tags: new Set([...(dish?.tags ?? []), ...namedTags]),
+      // A food combo ("Butter Chicken + 3 Roti + Green Salad", "Mutton Thali Meal") is a filling meal whatever its dish.
+      tags: new Set<Tag>([...(dish?.tags ?? []), ...namedTags, ...(isCombo(p.text) && courseGroup(p.course) === 'food' ? ['filling' as const] : [])]),
       namedTags,
       serving: q.serving === null ? null : servingOf(originals?.[i] ?? p.text),
     };
