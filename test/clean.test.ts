@@ -1,5 +1,5 @@
 import t from 'tap';
-import { clean, editDistance, loadCleaningLexicon, type NoiseKind } from '../src/core/text/clean.js';
+import { clean, editDistance, hasKnownWord, loadCleaningLexicon, type NoiseKind } from '../src/core/text/clean.js';
 import { loadDishBook } from '../src/core/knowledge/dishes.js';
 
 /*
@@ -546,4 +546,11 @@ t.test('editDistance counts a transposition as one edit and stops early above th
   t.equal(editDistance('tikka', 'tikki', 2), 1);
   t.ok(editDistance('pizza', 'burger', 2) > 2, 'early exit reports more than the limit');
   t.ok(editDistance('a', 'abcdef', 2) > 2, 'length gap alone exceeds the limit');
+});
+
+t.test('hasKnownWord: whether a name holds any word the knowledge base knows', async (t) => {
+  t.notOk(hasKnownWord('asdf jkl'), 'gibberish holds none');
+  t.notOk(hasKnownWord('Qwxzy Blorp'), 'nor does a made-up name');
+  t.ok(hasKnownWord('Qwxzy Paneer'), 'one dish word is enough');
+  t.ok(hasKnownWord('chikin tikka'), 'a listed misspelling counts');
 });

@@ -5,6 +5,7 @@ import { profileItem } from './items.js';
 import { getKnowledge } from './knowledge/index.js';
 import { CUISINE_LABELS, type Cuisine } from './knowledge/dishes.js';
 import { cuisineCue } from './knowledge/cues.js';
+import { hasKnownWord } from './text/clean.js';
 import type { Services } from './services.js';
 
 /**
@@ -286,6 +287,10 @@ export function predictCuisines(
   return cleanedTexts.map((text, i) => {
     const known = dishAnswer(text);
     if (known) return known;
+    // A name with no word the knowledge base knows and no cuisine cue ("asdf jkl", a bare house name) is no evidence
+    // of a cuisine, whatever the head makes of its embedding (after the knowledge base's 750 English names were added,
+    // the refitted head called "asdf jkl" North Indian at 0.52).
+    if (!hasKnownWord(text) && cuisineCue(text).value === null) return { cuisine: 'uncertain', confidence: 0, source: 'none' };
     if (head) {
       const v = vectors384[i]!;
       if (v.length !== head.embeddingDim) throw new Error(`cuisine head needs ${head.embeddingDim}-d vectors, got ${v.length}`);

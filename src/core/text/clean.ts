@@ -205,6 +205,11 @@ export class TextCleaner {
   private readonly buckets = new Map<string, string[]>();
   private readonly fuzzyMemo = new Map<string, string | null>();
 
+  /** Whether any word of `text` is in the cleaning vocabulary or is a listed misspelling. */
+  hasKnownWord(text: string): boolean {
+    return text.toLowerCase().split(/[^a-z0-9]+/).some((w) => w.length > 1 && (this.vocabulary.has(w) || this.misspellings.has(w)));
+  }
+
   constructor(lexicon: CleaningLexicon) {
     this.promoRe = new RegExp(`${WB_START}(?:${alternation(lexicon.promo)})${WB_END}`, 'giu');
     this.sizeRe = new RegExp(`${WB_START}(?:${alternation(lexicon.sizes)})${WB_END}`, 'giu');
@@ -473,6 +478,12 @@ let defaultCleaner: TextCleaner | null = null;
 export function getTextCleaner(): TextCleaner {
   defaultCleaner ??= new TextCleaner(loadCleaningLexicon());
   return defaultCleaner;
+}
+
+/** Whether any word of a cleaned text is a food or menu word the knowledge base knows (gibberish and bare house
+ * names have none). */
+export function hasKnownWord(cleanedText: string): boolean {
+  return getTextCleaner().hasKnownWord(cleanedText);
 }
 
 export function clean(text: string): CleanedText {
