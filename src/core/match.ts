@@ -21,14 +21,13 @@ import { variantDifference } from './variants.js';
  * count as the same dish the way a knowledge-base identity does.
  */
 export const MATCH_COSINE_GATE = 0.4;
-/** Chosen with the committed v3 deltas on the 822 development pairs (dev third + both match_dev_pairs batches): a
- * veto at 0.2 is right 2-3 more times than at 0.3 for every confirm level from 0.3 to 0.6 (cosine ≥ 0.85 look-alikes
- * that the cross-encoder doubts at 0.2-0.3 are mostly the same dish), and below 0.2 nothing changes. */
-export const VETO_BELOW = 0.2;
-/** A calibrated same-dish probability this high confirms a match the cosine threshold misses. On the same 822 pairs
- * the confirm level is flat from 0.3 to 0.6 (782, 781, 781, 783 right) and falls from 0.7 (777) and 0.8 (771);
- * 0.6 is the best of the plateau, and the dearer error is a false match. */
-export const CONFIRM_AT = 0.6;
+/** Chosen with the committed deltas (bi-encoder v3, cross-encoder v4) on the 822 development pairs (dev third + both
+ * match_dev_pairs batches): at confirm 0.4, a veto at 0.1 is right 3 more times than at 0.2 (cosine ≥ 0.85
+ * look-alikes that the cross-encoder doubts at 0.1-0.2 are mostly the same dish); below 0.1 nothing changes. */
+export const VETO_BELOW = 0.1;
+/** A calibrated same-dish probability this high confirms a match the cosine threshold misses. With v4 and veto 0.1,
+ * 788 of the 822 dev pairs are right at 0.35 and 0.4, 785 at 0.3, 784 at 0.6 (v3's best was 785 at 0.6). */
+export const CONFIRM_AT = 0.4;
 export const SAME_DISH_PROBABILITY = 0.97;
 export const DIFFERENT_DISH_PROBABILITY = 0.05;
 /** Logistic calibration of the cleaned-text cosine (fitted on knowledge-base alias pairs vs hard negatives). */
