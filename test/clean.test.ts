@@ -553,4 +553,6 @@ t.test('hasKnownWord: whether a name holds any word the knowledge base knows', a
   t.notOk(hasKnownWord('Qwxzy Blorp'), 'nor does a made-up name');
   t.ok(hasKnownWord('Qwxzy Paneer'), 'one dish word is enough');
   t.ok(hasKnownWord('chikin tikka'), 'a listed misspelling counts');
+  t.ok(hasKnownWord('Crème Brûlée'), 'accents are folded');
+  t.ok(hasKnownWord('麻婆豆腐'), 'a script the vocabulary does not cover is not judged gibberish');
 });

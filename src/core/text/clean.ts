@@ -205,9 +205,15 @@ export class TextCleaner {
   private readonly buckets = new Map<string, string[]>();
   private readonly fuzzyMemo = new Map<string, string | null>();
 
-  /** Whether any word of `text` is in the cleaning vocabulary or is a listed misspelling. */
+  /**
+   * Whether any word of `text` is in the cleaning vocabulary or is a listed misspelling. Accents are folded; a text
+   * with letters of a script the vocabulary does not cover (CJK, Thai...) counts as known: only Latin words can be
+   * judged here.
+   */
   hasKnownWord(text: string): boolean {
-    return text.toLowerCase().split(/[^a-z0-9]+/).some((w) => w.length > 1 && (this.vocabulary.has(w) || this.misspellings.has(w)));
+    const folded = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+    if (/[^\p{Script=Latin}\P{L}]/u.test(folded)) return true;
+    return folded.split(/[^a-z0-9]+/).some((w) => w.length > 1 && (this.vocabulary.has(w) || this.misspellings.has(w)));
   }
 
   constructor(lexicon: CleaningLexicon) {
