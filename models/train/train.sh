@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Retrains the served deltas from the repository alone and records them: `npm run train`.
 #   1. trains the bi-encoder and the cross-encoder (train.py defaults: the current recipes) into models/cache/deltas/,
-#   2. copies each run's delta.safetensors, config.json (the recipe) and metrics.json into models/deltas/<id>/ — what
-#      the repository commits and the set-up merges (the set-up never trains),
+#   2. copies each run's config.json (the recipe) and metrics.json (its held-out numbers) into models/deltas/<id>/ —
+#      what the repository keeps; the weights stay build output, and the set-up retrains them from that recipe,
 #   3. builds, refits the classifier heads for the new encoder (they read its embeddings), and evaluates base vs tuned
 #      on the held-out data.
 #   BI_STEPS=60 CROSS_STEPS=60 bash models/train/train.sh   # a quick smoke run (records those steps: do not commit it)
@@ -21,7 +21,7 @@ mkdir -p models/train/runs
 
 for id in $(models/.venv/bin/python -c 'import json; m = json.load(open("models/manifest.json")); print(" ".join(k for k, v in m["models"].items() if v.get("delta")))'); do
   mkdir -p "models/deltas/$id"
-  cp "models/cache/deltas/$id/delta.safetensors" "models/cache/deltas/$id/config.json" "models/cache/deltas/$id/metrics.json" "models/deltas/$id/"
+  cp "models/cache/deltas/$id/config.json" "models/cache/deltas/$id/metrics.json" "models/deltas/$id/"
 done
 
 models/.venv/bin/python models/build_models.py
