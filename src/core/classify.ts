@@ -211,9 +211,8 @@ export const CUISINE_EXTRA_FEATURES: readonly string[] = [
 const STRONG_CUE_FROM = 0.6;
 
 /** The cuisine head's extra inputs for one cleaned text (models/classifier/export-features.mjs calls this too). */
-export function cuisineExtraFeatures(cleanedText: string): Float32Array {
+export function cuisineExtraFeatures(cleanedText: string, cue: ReturnType<typeof cuisineCue> = cuisineCue(cleanedText)): Float32Array {
   const extra = new Float32Array(CUISINE_EXTRA_FEATURES.length);
-  const cue = cuisineCue(cleanedText);
   if (cue.value !== null) {
     const idx = CUISINE_LABELS.indexOf(cue.value);
     extra[cue.confidence >= STRONG_CUE_FROM ? idx : CUISINE_LABELS.length + idx] = 1;
@@ -290,18 +289,18 @@ export function predictCuisines(
     // A name with no word the knowledge base knows and no cuisine cue ("asdf jkl", a bare house name) is no evidence
     // of a cuisine, whatever the head makes of its embedding (after the knowledge base's 750 English names were added,
     // the refitted head called "asdf jkl" North Indian at 0.52).
-    if (!hasKnownWord(text) && cuisineCue(text).value === null) return { cuisine: 'uncertain', confidence: 0, source: 'none' };
+    const cue = cuisineCue(text);
+    if (!hasKnownWord(text) && cue.value === null) return { cuisine: 'uncertain', confidence: 0, source: 'none' };
     if (head) {
       const v = vectors384[i]!;
       if (v.length !== head.embeddingDim) throw new Error(`cuisine head needs ${head.embeddingDim}-d vectors, got ${v.length}`);
-      const p = headProbabilities(head, v, cuisineExtraFeatures(text));
+      const p = headProbabilities(head, v, cuisineExtraFeatures(text, cue));
       let best = 0;
       for (let r = 1; r < p.length; r++) if (p[r]! > p[best]!) best = r;
       const confidence = round4(p[best]!);
       if (p[best]! < head.threshold) return { cuisine: 'uncertain', confidence, source: 'head' };
       return { cuisine: head.labels[best] as Cuisine, confidence, source: 'head' };
     }
-    const cue = cuisineCue(text);
     if (cue.value !== null && cue.confidence >= CUE_ONLY_MIN) return { cuisine: cue.value, confidence: cue.confidence, source: 'cue' };
     return { cuisine: 'uncertain', confidence: round4(cue.confidence), source: 'none' };
   });

@@ -50,8 +50,8 @@ interface Concept {
  */
 const NEGATORS = new Set(['not', 'no', 'non', 'less', 'without', 'bina', 'avoid', 'nahi']);
 
-/** Tags no item can answer together: asking for one rules the other out. */
-const OPPOSITE_TAGS: readonly (readonly [Tag, Tag])[] = [['hot_drink', 'cold_drink'], ['cold_drink', 'hot_drink']];
+/** Tags no item answers together: asking for either rules the other out. */
+const OPPOSITE_TAGS: readonly (readonly [Tag, Tag])[] = [['hot_drink', 'cold_drink']];
 
 let concepts: Concept[] | null = null;
 
@@ -204,7 +204,10 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
     }
   }
   // Hot and cold drinks are opposites: "garam chai" at a juice shop is not answered by its coolest lime soda.
-  for (const [tag, opposite] of OPPOSITE_TAGS) if (tags.has(tag) && !tags.has(opposite)) avoid.add(opposite);
+  for (const [x, y] of OPPOSITE_TAGS) {
+    if (tags.has(x) && !tags.has(y)) avoid.add(y);
+    else if (tags.has(y) && !tags.has(x)) avoid.add(x);
+  }
   const filler = new Set(['something', 'some', 'a', 'an', 'the', 'for', 'me', 'i', 'want', 'need', 'to', 'with', 'and', 'please', 'kuch', 'chahiye', 'wala', 'wali', 'wale', 'lunch', 'dinner', 'meal', 'food', 'item', 'items']);
   // Cleaning strips "for 4 people" and "party pack" as size noise; the serving is read from the query as typed, and
   // the words that only say it are concept words, not dish words.
@@ -337,8 +340,6 @@ function partOfQuery(q: QueryUnderstanding, dish: Dish): boolean {
   return !!first && first.size < q.words.length && [...first].every((w, i) => q.words[i] !== undefined && hasWord(new Set([q.words[i]!]), w));
 }
 
-const headWords = new WeakMap<Dish, string>();
-
 /**
  * Two dishes whose names end in the same head word ("Onion Uthappam" / "Podi Uthappam", "Gobi Manchurian" / "Baby Corn
  * Manchurian"): another dish of the family the query names is a near answer, not a mismatch. On the dev queries a
@@ -346,11 +347,8 @@ const headWords = new WeakMap<Dish, string>();
  * manchoorian); at 0 it also pushed other pizzas above the paneer tikka pizzas.
  */
 function sameFamily(a: Dish, b: Dish): boolean {
-  const head = (d: Dish): string => {
-    let h = headWords.get(d);
-    if (h === undefined) headWords.set(d, (h = singular(d.name.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).at(-1) ?? '')));
-    return h;
-  };
+  // keys[0] is the name's lookup key: lower-cased, punctuation-free words.
+  const head = (d: Dish): string => singular(d.keys[0]?.split(' ').at(-1) ?? '');
   return head(a) !== '' && head(a) === head(b);
 }
 
