@@ -77,17 +77,15 @@ if (stale.length > 0) {
 // 4. models (the script skips itself when its inputs are unchanged)
 run(venvPython, [join(root, 'models', 'build_models.py')]);
 // The cuisine, course and non-food heads read the encoder's embeddings, so they are fitted to one delta: its sha256 is
-// recorded in models/classifier/metrics.json. A freshly trained delta (or a set-up that stopped between training and
-// the heads) does not match it, and the heads are refitted.
+// recorded in models/cache/classifier/metrics.json. Missing heads, a freshly trained delta, or a set-up that stopped
+// between training and the heads do not match it, and the heads are fitted again.
 const servedDelta = join(root, 'models', 'cache', 'deltas', manifest.serve.biencoder, 'delta.safetensors');
-if (existsSync(servedDelta)) {
-  const deltaHash = createHash('sha256').update(readFileSync(servedDelta)).digest('hex');
-  const headsMetrics = join(root, 'models', 'classifier', 'metrics.json');
-  const fittedTo = existsSync(headsMetrics) ? JSON.parse(readFileSync(headsMetrics, 'utf8')).encoder_delta_sha256 : null;
-  if (fittedTo !== deltaHash) {
-    log('refitting the classifier heads for the served encoder');
-    run('bash', [join(root, 'models', 'classifier', 'train')]);
-  }
+const deltaHash = existsSync(servedDelta) ? createHash('sha256').update(readFileSync(servedDelta)).digest('hex') : null;
+const headsMetrics = join(root, 'models', 'cache', 'classifier', 'metrics.json');
+const fittedTo = existsSync(headsMetrics) ? JSON.parse(readFileSync(headsMetrics, 'utf8')).encoder_delta_sha256 : undefined;
+if (fittedTo !== deltaHash) {
+  log('fitting the classifier heads for the served encoder');
+  run('bash', [join(root, 'models', 'classifier', 'train')]);
 }
 
 // 5. native addon

@@ -1,4 +1,4 @@
-// Writes the training inputs of the cuisine and non-food heads to models/classifier/work/ (not committed):
+// Writes the training inputs of the cuisine and non-food heads to models/cache/classifier/work/ (not committed):
 //   texts.json      unique cleaned texts, in vector order
 //   vectors.f32     their 384-d embeddings from the served encoder (row-major float32, little-endian)
 //   cuisine.json    one record per (dish, cleaned name): text index, cuisine and course indices, dish id, extra-feature indices

@@ -1,4 +1,5 @@
-"""Trains the cuisine, course and non-food heads from models/classifier/work/ (written by export-features.mjs).
+"""Trains the cuisine, course and non-food heads from models/cache/classifier/work/ (written by
+export-features.mjs) into models/cache/classifier/.
 
     models/.venv/bin/python models/classifier/train.py
 
@@ -29,7 +30,9 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-WORK = HERE / "work"
+# Fitted heads are build output, like the encoder delta they are fitted to: written under models/cache/, never committed.
+OUT = HERE.parent / "cache" / "classifier"
+WORK = OUT / "work"
 HEAD_FORMAT = "menu-intelligence/linear-head@1"
 
 ADAM_STEPS = 250
@@ -325,7 +328,7 @@ def main() -> int:
     nonfood = train_nonfood(vectors, meta)
     seconds = round(time.time() - started, 1)
     for head, file in ((cuisine, "cuisine-head.json"), (course, "course-head.json"), (nonfood, "nonfood-head.json")):
-        (HERE / file).write_text(json.dumps(head, separators=(",", ":")) + "\n")
+        (OUT / file).write_text(json.dumps(head, separators=(",", ":")) + "\n")
     metrics = {
         "encoder": meta["encoder"],
         "encoder_delta_sha256": meta.get("encoder_delta_sha256"),
@@ -336,9 +339,9 @@ def main() -> int:
                    "l2": course["training"]["l2"]},
         "nonfood": {"name": nonfood["name"], "temperature": nonfood["temperature"], **nonfood["metrics"],
                     "l2": nonfood["training"]["l2"]},
-        "weights_sha256": {f: hashlib.sha256((HERE / f).read_bytes()).hexdigest() for f in ("cuisine-head.json", "course-head.json", "nonfood-head.json")},
+        "weights_sha256": {f: hashlib.sha256((OUT / f).read_bytes()).hexdigest() for f in ("cuisine-head.json", "course-head.json", "nonfood-head.json")},
     }
-    (HERE / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
+    (OUT / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
     print(json.dumps(metrics, indent=2))
     return 0
 

@@ -15,7 +15,7 @@ import type { Services } from './services.js';
  *  1. The knowledge base names the dish: an exact name or alias (or an ambiguous name whose candidate dishes all share
  *     one cuisine) answers with the dish's cuisine, and a confident fuzzy resolution (score ≥ FUZZY_DISH_MIN) too.
  *     The knowledge base's conventions (Indo-Chinese → Chinese, drinks → Beverages, cakes → Bakery) live in those rows.
- *  2. Otherwise the cuisine head (models/classifier/cuisine-head.json): a multinomial logistic regression over the
+ *  2. Otherwise the cuisine head (models/cache/classifier/cuisine-head.json): a multinomial logistic regression over the
  *     384-d embedding of the cleaned text plus the lexicon's cuisine cue (one-hot, strong and weak), trained by
  *     models/classifier/train from every dish name and alias of the knowledge base. Its probabilities are
  *     temperature-scaled on held-out dishes; an item whose top probability is below the head's `threshold` (chosen on
@@ -62,7 +62,11 @@ export interface LinearHead {
 }
 
 export const HEAD_FORMAT = 'menu-intelligence/linear-head@1';
-export const CLASSIFIER_DIR = join(MODELS_DIR, 'classifier');
+/**
+ * Where the fitted heads live: build output, like the deltas they are fitted to. The set-up fits them
+ * (models/classifier/train) after it trains the served encoder's delta, so they are never committed.
+ */
+export const CLASSIFIER_DIR = join(MODELS_DIR, 'cache', 'classifier');
 
 interface HeadFile {
   format: string;
@@ -152,7 +156,7 @@ export class HeadSlot {
     if (this.head !== undefined) return this.head;
     const path = join(CLASSIFIER_DIR, this.file);
     if (!existsSync(path)) {
-      this.loadProblem = `models/classifier/${this.file} is missing; run models/classifier/train`;
+      this.loadProblem = `models/cache/classifier/${this.file} is missing; run npm run setup (or models/classifier/train)`;
       this.head = null;
       return null;
     }
@@ -171,7 +175,7 @@ export class HeadSlot {
   forEncoder(encoderId: string | null): LinearHead | null {
     const head = this.loaded();
     const problem = head === null ? this.loadProblem : encoderId !== null && head.encoder !== encoderId
-      ? `models/classifier/${this.file} was trained on encoder "${head.encoder}" but "${encoderId}" is served; retrain with models/classifier/train`
+      ? `models/cache/classifier/${this.file} was trained on encoder "${head.encoder}" but "${encoderId}" is served; retrain with models/classifier/train`
       : null;
     if (problem) {
       if (this.warnedFor !== (encoderId ?? '')) {
@@ -222,10 +226,10 @@ export function cuisineExtraFeatures(cleanedText: string, cue: ReturnType<typeof
 
 const cuisineSlot = new HeadSlot('cuisine-head.json', (head) => {
   if (head.labels.join('|') !== CUISINE_LABELS.join('|')) {
-    throw new Error('models/classifier/cuisine-head.json: labels differ from CUISINE_LABELS; retrain');
+    throw new Error('models/cache/classifier/cuisine-head.json: labels differ from CUISINE_LABELS; retrain');
   }
   if (head.extraFeatures.join('|') !== CUISINE_EXTRA_FEATURES.join('|')) {
-    throw new Error('models/classifier/cuisine-head.json: extra features differ from CUISINE_EXTRA_FEATURES; retrain');
+    throw new Error('models/cache/classifier/cuisine-head.json: extra features differ from CUISINE_EXTRA_FEATURES; retrain');
   }
 });
 
