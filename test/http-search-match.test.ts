@@ -192,6 +192,25 @@ t.test('/search and /match through HTTP', async (t) => {
     t.equal(big.status, 200, 'top_k 1000 over 512 items');
   });
 
+  t.test('match: accompaniments never make another dish, combos do', async (t) => {
+    const r = await match([
+      ['Crunchy Chicken Nuggets (Six Pcs).', '(6Pc) Crunchy Chicken Nuggets + 1 Dip'],
+      ['Paneer Tikka with Mint Chutney', 'Paneer Tikka'],
+      ['Chicken Dum Biryani [Raita and Salad]', 'Chicken Dum Biryani'],
+      ['Choco Lava Cake + Coke', 'Choco Lava Cake'],
+      ['Paneer Tikka with Mint Chutney', 'Chicken Tikka with Mint Chutney'],
+    ]);
+    t.equal(r.status, 200);
+    const [nuggets, tikka, biryani, combo, conflict] = r.body.results;
+    t.equal(nuggets.match, true, 'a dip that comes with the nuggets does not make another dish');
+    t.ok(nuggets.reranker_score >= 0.97, `the knowledge-level identity sets the precision score (${nuggets.reranker_score})`);
+    t.equal(tikka.match, true, '"with Mint Chutney" is an accompaniment');
+    t.equal(biryani.match, true, 'a bracketed "raita and salad" is an accompaniment');
+    t.equal(combo.match, false, 'a drink after "+" makes a combo');
+    t.equal(conflict.match, false, 'the same accompaniment does not hide a protein conflict');
+    t.equal(conflict.protein_conflict, true);
+  });
+
   t.test('match: same dish, conflicts, sizes, thresholds', async (t) => {
     const r = await match([
       ['Chicken Biryani', 'Chiken Biriyani ₹250'],

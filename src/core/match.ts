@@ -68,6 +68,42 @@ export function knowledgeProbability(a: ItemProfile, b: ItemProfile, cosine: num
   return logistic(COSINE_CALIBRATION.slope * (cosine - COSINE_CALIBRATION.midpoint));
 }
 
+/** What comes with a dish rather than making another one ("Idli with Chutney" is Idli, "Nuggets + 1 Dip" are Nuggets). */
+const ACCOMPANIMENTS: ReadonlySet<string> = new Set([
+  'raita', 'salad', 'dip', 'dips', 'chutney', 'chutneys', 'sauce', 'sauces', 'pickle', 'achar', 'papad', 'mayo',
+  'mayonnaise', 'ketchup',
+]);
+
+/**
+ * The dish without a tail that only lists its accompaniments, as a name key; null when the text has no such tail.
+ *   - after a last "with" or "+": at most three words ending in an accompaniment ("Paneer Tikka with Mint Chutney",
+ *     "Crunchy Chicken Nuggets + Dip");
+ *   - with no marker (cleaning drops brackets: "Chicken Dum Biryani [Raita and Salad]"): a trailing run of two or more
+ *     accompaniments joined by "and", after at least two words, so "Boondi Raita" and "Chicken Salad" stay dishes.
+ * Another dish or a drink after the marker ("+ Coke", "+ Chicken Seekh Kabab") is a combo, and stays one.
+ */
+export function withoutAccompaniments(text: string): string | null {
+  const words = text.toLowerCase().replace(/\+/g, ' + ').replace(/&/g, ' and ').split(/\s+/).filter((w) => w !== '' && !/^\d+$/.test(w));
+  const marker = Math.max(words.lastIndexOf('with'), words.lastIndexOf('+'));
+  if (marker >= 1) {
+    const tail = words.slice(marker + 1);
+    if (tail.length >= 1 && tail.length <= 3 && ACCOMPANIMENTS.has(tail[tail.length - 1]!)) return nameKey(words.slice(0, marker).join(' '));
+    return null;
+  }
+  let start = words.length;
+  while (start > 0 && (ACCOMPANIMENTS.has(words[start - 1]!) || words[start - 1] === 'and' || words[start - 1] === 'n')) start--;
+  const run = words.slice(start).filter((w) => ACCOMPANIMENTS.has(w));
+  return run.length >= 2 && start >= 2 && ACCOMPANIMENTS.has(words[words.length - 1]!) ? nameKey(words.slice(0, start).join(' ')) : null;
+}
+
+/** Two texts that name the same words once the accompaniments one or both list are set aside. */
+function sameBesidesAccompaniments(a: string, b: string): boolean {
+  const coreA = withoutAccompaniments(a);
+  const coreB = withoutAccompaniments(b);
+  if (coreA === null && coreB === null) return false;
+  return (coreA ?? nameKey(a)) === (coreB ?? nameKey(b));
+}
+
 export function clamp01(x: number): number {
   return x < 0 ? 0 : x > 1 ? 1 : x;
 }
@@ -91,7 +127,7 @@ export async function judgePairs(
     return r;
   };
   const rendered = pairs.map(([a, b]) => [render(a), render(b)] as const);
-  const sameWords = rendered.map(([a, b]) => nameKey(a) === nameKey(b));
+  const sameWords = rendered.map(([a, b]) => nameKey(a) === nameKey(b) || sameBesidesAccompaniments(a, b));
   // The gate bounds precision-stage cost; a knowledge-base identity costs nothing, so a synonym the base encoder
   // scores low (Murgh Makhani / Butter Chicken, cosine 0.15) still reaches the precision stage.
   const gated = cosines.map((c, i) => c >= MATCH_COSINE_GATE || sameWords[i]! || dishIdentity(profiles[i]![0], profiles[i]![1]) === 'same');
