@@ -52,11 +52,13 @@ if (process.argv.includes('--venv-only')) process.exit(0);
 
 // 3. tuned deltas
 const manifest = JSON.parse(readFileSync(join(root, 'models', 'manifest.json'), 'utf8'));
+/** Where a delta is trained to (build output; models/build_models.py reads it from there). */
+const trainedDelta = (id) => join(root, 'models', 'cache', 'deltas', id);
 /** What a delta was or is to be trained with; a trained delta whose config differs from its recipe is retrained. */
 const recipeOf = (config) => JSON.stringify({ kind: config.kind, rank: config.rank, alpha: config.alpha, training: config.training });
 const stale = Object.entries(manifest.models)
   .filter(([, spec]) => spec.delta)
-  .map(([id, spec]) => ({ id, recipe: join(root, spec.delta, 'config.json'), trained: join(root, 'models', 'cache', 'deltas', id) }))
+  .map(([id, spec]) => ({ id, recipe: join(root, spec.delta, 'config.json'), trained: trainedDelta(id) }))
   .filter(({ recipe, trained }) => {
     const trainedConfig = join(trained, 'config.json');
     if (!existsSync(join(trained, 'delta.safetensors')) || !existsSync(trainedConfig)) return true;
@@ -79,7 +81,7 @@ run(venvPython, [join(root, 'models', 'build_models.py')]);
 // The cuisine, course and non-food heads read the encoder's embeddings, so they are fitted to one delta: its sha256 is
 // recorded in models/cache/classifier/metrics.json. Missing heads, a freshly trained delta, or a set-up that stopped
 // between training and the heads do not match it, and the heads are fitted again.
-const servedDelta = join(root, 'models', 'cache', 'deltas', manifest.serve.biencoder, 'delta.safetensors');
+const servedDelta = join(trainedDelta(manifest.serve.biencoder), 'delta.safetensors');
 const deltaHash = existsSync(servedDelta) ? createHash('sha256').update(readFileSync(servedDelta)).digest('hex') : null;
 const headsMetrics = join(root, 'models', 'cache', 'classifier', 'metrics.json');
 const fittedTo = existsSync(headsMetrics) ? JSON.parse(readFileSync(headsMetrics, 'utf8')).encoder_delta_sha256 : undefined;

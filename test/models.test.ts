@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../src/core/paths.js';
+import { CLASSIFIER_DIR } from '../src/core/classify.js';
 
 // The tuned models are trained by the set-up from committed recipes (models/deltas/<id>/config.json) into
 // models/cache/deltas/<id>/, and the classifier heads are fitted to the embeddings of one particular trained delta:
@@ -41,7 +42,7 @@ t.test('every tuned model has a committed recipe, and the set-up trained a small
 });
 
 t.test('the classifier heads were fitted to the served encoder, delta and all', async (t) => {
-  const metrics = JSON.parse(readFileSync(join(REPO_ROOT, 'models', 'cache', 'classifier', 'metrics.json'), 'utf8')) as {
+  const metrics = JSON.parse(readFileSync(join(CLASSIFIER_DIR, 'metrics.json'), 'utf8')) as {
     encoder: string; encoder_delta_sha256: string | null; weights_sha256: Record<string, string>;
   };
   t.equal(metrics.encoder, manifest.serve.biencoder, 'heads trained on the served encoder id');
@@ -49,7 +50,7 @@ t.test('the classifier heads were fitted to the served encoder, delta and all', 
   const served = join(trainedDelta(manifest.serve.biencoder), 'delta.safetensors');
   t.equal(metrics.encoder_delta_sha256, existsSync(served) ? sha256(served) : null, 'heads fitted to the trained delta (the set-up refits them after training)');
   for (const [file, hash] of Object.entries(metrics.weights_sha256)) {
-    t.equal(sha256(join(REPO_ROOT, 'models', 'cache', 'classifier', file)), hash, `${file} is the file that training wrote`);
+    t.equal(sha256(join(CLASSIFIER_DIR, file)), hash, `${file} is the file that training wrote`);
     // Heads are fitted to a delta trained on this machine, so a copy beside the training code would be stale output.
     t.notOk(existsSync(join(REPO_ROOT, 'models', 'classifier', file)), `${file} is build output, not kept in models/classifier/`);
   }

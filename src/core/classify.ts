@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { MODELS_DIR } from './paths.js';
+import { join, relative } from 'node:path';
+import { MODELS_DIR, REPO_ROOT } from './paths.js';
 import { profileItem } from './items.js';
 import { getKnowledge } from './knowledge/index.js';
 import { CUISINE_LABELS, type Cuisine } from './knowledge/dishes.js';
@@ -146,23 +146,33 @@ export class HeadSlot {
   private loadProblem: string | null = null;
   private warnedFor: string | null = null;
 
+  /** The file's path from the checkout's root, for messages. */
+  private readonly shownPath: string;
+
+  /** `validate` throws the reason a head does not fit this code ("labels differ from …"); messages get the path. */
   constructor(
     readonly file: string,
     private readonly validate: (head: LinearHead) => void = () => {},
-  ) {}
+  ) {
+    this.shownPath = relative(REPO_ROOT, join(CLASSIFIER_DIR, file));
+  }
 
   /** The head, or null (with the reason in `problem`) when the file is missing or malformed. */
   loaded(): LinearHead | null {
     if (this.head !== undefined) return this.head;
     const path = join(CLASSIFIER_DIR, this.file);
     if (!existsSync(path)) {
-      this.loadProblem = `models/cache/classifier/${this.file} is missing; run npm run setup (or models/classifier/train)`;
+      this.loadProblem = `${this.shownPath} is missing; run node scripts/setup.mjs (or models/classifier/train)`;
       this.head = null;
       return null;
     }
     try {
       const head = readLinearHead(path);
-      this.validate(head);
+      try {
+        this.validate(head);
+      } catch (err) {
+        throw new Error(`${this.shownPath}: ${(err as Error).message}`);
+      }
       this.head = head;
     } catch (err) {
       this.loadProblem = (err as Error).message;
@@ -175,7 +185,7 @@ export class HeadSlot {
   forEncoder(encoderId: string | null): LinearHead | null {
     const head = this.loaded();
     const problem = head === null ? this.loadProblem : encoderId !== null && head.encoder !== encoderId
-      ? `models/cache/classifier/${this.file} was trained on encoder "${head.encoder}" but "${encoderId}" is served; retrain with models/classifier/train`
+      ? `${this.shownPath} was trained on encoder "${head.encoder}" but "${encoderId}" is served; retrain with models/classifier/train`
       : null;
     if (problem) {
       if (this.warnedFor !== (encoderId ?? '')) {
@@ -226,10 +236,10 @@ export function cuisineExtraFeatures(cleanedText: string, cue: ReturnType<typeof
 
 const cuisineSlot = new HeadSlot('cuisine-head.json', (head) => {
   if (head.labels.join('|') !== CUISINE_LABELS.join('|')) {
-    throw new Error('models/cache/classifier/cuisine-head.json: labels differ from CUISINE_LABELS; retrain');
+    throw new Error('labels differ from CUISINE_LABELS; retrain');
   }
   if (head.extraFeatures.join('|') !== CUISINE_EXTRA_FEATURES.join('|')) {
-    throw new Error('models/cache/classifier/cuisine-head.json: extra features differ from CUISINE_EXTRA_FEATURES; retrain');
+    throw new Error('extra features differ from CUISINE_EXTRA_FEATURES; retrain');
   }
 });
 

@@ -83,25 +83,33 @@ const ACCOMPANIMENTS: ReadonlySet<string> = new Set([
  * Another dish or a drink after the marker ("+ Coke", "+ Chicken Seekh Kabab") is a combo, and stays one.
  */
 export function withoutAccompaniments(text: string): string | null {
-  const words = text.toLowerCase().replace(/\+/g, ' + ').replace(/&/g, ' and ').split(/\s+/).filter((w) => w !== '' && !/^\d+$/.test(w));
+  const words = text.toLowerCase().replace(/\+/g, ' + ').replace(/&/g, ' and ').split(/\s+/)
+    .filter((w) => w !== '' && !/^\d+$/.test(w));
+  const endsInAccompaniment = (ws: readonly string[]): boolean => ws.length > 0 && ACCOMPANIMENTS.has(ws[ws.length - 1]!);
   const marker = Math.max(words.lastIndexOf('with'), words.lastIndexOf('+'));
   if (marker >= 1) {
     const tail = words.slice(marker + 1);
-    if (tail.length >= 1 && tail.length <= 3 && ACCOMPANIMENTS.has(tail[tail.length - 1]!)) return nameKey(words.slice(0, marker).join(' '));
-    return null;
+    return tail.length <= 3 && endsInAccompaniment(tail) ? nameKey(words.slice(0, marker).join(' ')) : null;
   }
+  const glue = (w: string): boolean => ACCOMPANIMENTS.has(w) || w === 'and' || w === 'n';
   let start = words.length;
-  while (start > 0 && (ACCOMPANIMENTS.has(words[start - 1]!) || words[start - 1] === 'and' || words[start - 1] === 'n')) start--;
-  const run = words.slice(start).filter((w) => ACCOMPANIMENTS.has(w));
-  return run.length >= 2 && start >= 2 && ACCOMPANIMENTS.has(words[words.length - 1]!) ? nameKey(words.slice(0, start).join(' ')) : null;
+  while (start > 0 && glue(words[start - 1]!)) start--;
+  const listed = words.slice(start).filter((w) => ACCOMPANIMENTS.has(w)).length;
+  return listed >= 2 && start >= 2 && endsInAccompaniment(words) ? nameKey(words.slice(0, start).join(' ')) : null;
 }
 
-/** Two texts that name the same words once the accompaniments one or both list are set aside. */
-function sameBesidesAccompaniments(a: string, b: string): boolean {
-  const coreA = withoutAccompaniments(a);
-  const coreB = withoutAccompaniments(b);
-  if (coreA === null && coreB === null) return false;
-  return (coreA ?? nameKey(a)) === (coreB ?? nameKey(b));
+/** A text as the precision stage compares it: in English food words, with its name key and its dish's key (the name
+ * key without accompaniments). */
+interface Rendering {
+  readonly text: string;
+  readonly key: string;
+  readonly dishKey: string;
+}
+
+function renderForMatch(text: string): Rendering {
+  const english = toEnglishFoodWords(text);
+  const key = nameKey(english);
+  return { text: english, key, dishKey: withoutAccompaniments(english) ?? key };
 }
 
 export function clamp01(x: number): number {
@@ -120,21 +128,22 @@ export async function judgePairs(
 ): Promise<PairVerdict[]> {
   const profiles = pairs.map(([a, b]) => [profileItem(a), profileItem(b)] as const);
   // Dedup and suggest judge many pairs over few texts: render each text once.
-  const renderings = new Map<string, string>();
-  const render = (t: string): string => {
+  const renderings = new Map<string, Rendering>();
+  const render = (t: string): Rendering => {
     let r = renderings.get(t);
-    if (r === undefined) renderings.set(t, (r = toEnglishFoodWords(t)));
+    if (r === undefined) renderings.set(t, (r = renderForMatch(t)));
     return r;
   };
   const rendered = pairs.map(([a, b]) => [render(a), render(b)] as const);
-  const sameWords = rendered.map(([a, b]) => nameKey(a) === nameKey(b) || sameBesidesAccompaniments(a, b));
+  // The same words, or the same once the accompaniments one or both list are set aside ("Nuggets" / "Nuggets + Dip").
+  const sameWords = rendered.map(([a, b]) => a.key === b.key || a.dishKey === b.dishKey);
   // The gate bounds precision-stage cost; a knowledge-base identity costs nothing, so a synonym the base encoder
   // scores low (Murgh Makhani / Butter Chicken, cosine 0.15) still reaches the precision stage.
   const gated = cosines.map((c, i) => c >= MATCH_COSINE_GATE || sameWords[i]! || dishIdentity(profiles[i]![0], profiles[i]![1]) === 'same');
   const modelScores = new Map<number, number>();
   if (scorer) {
     const idx = gated.flatMap((g, i) => (g ? [i] : []));
-    const scores = await scorer.score(idx.map((i) => rendered[i]!));
+    const scores = await scorer.score(idx.map((i) => [rendered[i]![0].text, rendered[i]![1].text] as const));
     idx.forEach((i, k) => modelScores.set(i, scores[k]!));
   }
   return pairs.map((_, i) => {

@@ -152,10 +152,10 @@ function garmentCue(f: Float32Array): boolean {
 
 const nonFoodSlot = new HeadSlot('nonfood-head.json', (head: LinearHead) => {
   if (head.labels.join('|') !== NONFOOD_HEAD_LABELS.join('|')) {
-    throw new Error('models/cache/classifier/nonfood-head.json: labels differ from NONFOOD_HEAD_LABELS; retrain');
+    throw new Error('labels differ from NONFOOD_HEAD_LABELS; retrain');
   }
   if (head.extraFeatures.join('|') !== NONFOOD_LEXICAL_FEATURES.join('|')) {
-    throw new Error('models/cache/classifier/nonfood-head.json: lexical features differ from NONFOOD_LEXICAL_FEATURES; retrain');
+    throw new Error('lexical features differ from NONFOOD_LEXICAL_FEATURES; retrain');
   }
 });
 

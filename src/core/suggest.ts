@@ -178,7 +178,7 @@ const VOLUME_SIZE = /\d\s*(?:ml|l|ltr|litre|liter)s?\b/i;
 /** The course head (models/cache/classifier/course-head.json): course from the embedding, for names with no course word. */
 const courseSlot = new HeadSlot('course-head.json', (head) => {
   if (head.labels.join('|') !== COURSES.join('|') || head.extraFeatures.length !== 0) {
-    throw new Error('models/cache/classifier/course-head.json: labels or inputs differ from COURSES; retrain');
+    throw new Error('labels or inputs differ from COURSES; retrain');
   }
 });
 
