@@ -293,6 +293,24 @@ t.test('/search and /match through HTTP', async (t) => {
     t.equal(steamedMomos.match, true, 'steamed is how the knowledge base\'s momos are made');
     t.equal(chaiTea.match, true, 'a drink word added to a drink is its name, not a combo');
     t.equal(twoWordTwin.dietary_conflict, true, 'two open words swapped for a meat word: the veg twin');
+    // A flavour that makes another item outweighs a resolution by contained words; a dish whose own name has the added
+    // word, and a name that says it is without the word, stay the same item.
+    const flavours = await match([
+      ['Lachha Paratha', 'Garlic Lachha Paratha'],
+      ['McSpicy Paneer Burger', 'Piri Piri McSpicy Paneer Burger'],
+      ['Medium Soft Drink (Cola)', 'Medium Soft Drink (Diet Cola)'],
+      ['Pav Bhaji', 'Pav Bhaji Pull Apart'],
+      ['McAloo Tikki', 'McAloo Tikki Burger'],
+      ['Dal Makhani', 'Dal Makhani No Onion No Garlic'],
+    ]);
+    const [garlicParatha, piriPiri, dietCola, pullApart, mcAlooBurger, jain] = flavours.body.results;
+    t.equal(garlicParatha.match, false, 'garlic lachha paratha is another item');
+    t.ok(garlicParatha.reranker_score <= 0.05, 'the added flavour is knowledge that they differ');
+    t.equal(piriPiri.match, false, 'the piri piri burger is another item');
+    t.equal(dietCola.match, false, 'diet cola is another drink');
+    t.equal(pullApart.match, false, 'the pull-apart loaf is another item');
+    t.equal(mcAlooBurger.match, true, 'the McAloo Tikki is a burger');
+    t.equal(jain.match, true, '"no garlic" adds no garlic');
     const strict = await match([['Paneer Butter Masala', 'Paneer Makhani Masala']], { cosine_threshold: 0.99 });
     const loose = await match([['Paneer Butter Masala', 'Paneer Makhani Masala']], { cosine_threshold: 0.1 });
     t.ok(Number(loose.body.results[0].match) >= Number(strict.body.results[0].match), 'a lower threshold never matches less');

@@ -25,3 +25,13 @@ t.test('withoutAccompaniments: the dish without a tail that only lists what come
   ];
   for (const [text, core] of cases) t.equal(withoutAccompaniments(text), core, text);
 });
+
+t.test('variantDifference: a flavour added to a dish makes another item, a flavour the name is without does not', async (t) => {
+  const { variantDifference } = await import('../src/core/variants.js');
+  t.equal(variantDifference('Naan', 'Garlic Naan'), '+garlic');
+  t.equal(variantDifference('Fries', 'Peri Peri Fries'), '+peri');
+  t.equal(variantDifference('Coke', 'Diet Coke'), '+diet');
+  t.equal(variantDifference('Masala Dosa', 'Cheese Masala Dosa'), '+cheese');
+  t.equal(variantDifference('Dal Makhani', 'Dal Makhani No Onion No Garlic'), null, 'the Jain way of the same dish');
+  t.equal(variantDifference('Paneer Tikka', 'Paneer Tikka without Cheese'), null);
+});

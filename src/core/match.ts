@@ -2,6 +2,7 @@ import { conflicts, profileItem, type ItemProfile } from './items.js';
 import { nameKey } from './knowledge/index.js';
 import { toEnglishFoodWords } from './knowledge/translate.js';
 import { variantDifference } from './variants.js';
+import { dishWords } from './dish-words.js';
 
 /**
  * The precision stage for "are these the same dish?", used by /match and /dedup.
@@ -112,6 +113,20 @@ function renderForMatch(text: string): Rendering {
   return { text: english, key, dishKey: withoutAccompaniments(english) ?? key };
 }
 
+/**
+ * Whether two texts the knowledge base reads as one dish are still two items by their words. A resolution of a longer
+ * name by its contained words ("Garlic Lachha Paratha" read as Laccha Paratha at 0.72) does not outweigh a word that
+ * makes another item ("+garlic", "Piri Piri McSpicy Paneer Burger"), unless the dish's own name has that word:
+ * "McAloo Tikki" is the Aloo Tikki Burger, so "McAloo Tikki Burger" adds nothing ("Valencia Orange" / "… Juice" too).
+ * Two confident resolutions (≥ 0.85 each: the name or a listed alias) and the same words stay one dish. `why` is
+ * variantDifference's reason.
+ */
+export function madeAnother(a: ItemProfile, b: ItemProfile, sameWords: boolean, why: string | null): boolean {
+  if (why === null || sameWords || (a.dishScore >= 0.85 && b.dishScore >= 0.85)) return false;
+  if (!why.startsWith('+') || !a.dish) return true;
+  return !dishWords(a.dish.name).includes(why.slice(1));
+}
+
 export function clamp01(x: number): number {
   return x < 0 ? 0 : x > 1 ? 1 : x;
 }
@@ -153,7 +168,8 @@ export async function judgePairs(
     if (!gated[i]) return { cosine, reranker_score: null, match: false, ...flags };
     let p = modelScores.get(i) ?? knowledgeProbability(pa, pb, cosine);
     const known = sameWords[i] ? 'same' : dishIdentity(pa, pb);
-    const identity = known === 'same' ? 'same' : variantDifference(pa.text, pb.text) !== null ? 'different' : known;
+    const variant = variantDifference(pa.text, pb.text);
+    const identity = known === 'same' && !madeAnother(pa, pb, sameWords[i]!, variant) ? 'same' : variant !== null ? 'different' : known;
     if (identity === 'same') p = Math.max(p, SAME_DISH_PROBABILITY);
     else if (identity === 'different') p = Math.min(p, DIFFERENT_DISH_PROBABILITY);
     const conflict = flags.dietary_conflict || flags.protein_conflict;

@@ -54,6 +54,9 @@ export function loadFormWords(dir: string = KNOWLEDGE_DIR): ReadonlySet<string> 
   return new Set(readList(join(dir, 'lexicon', 'form_words.txt')).map((w) => w.toLowerCase()));
 }
 
+/** Words that say what a name is without ("no garlic", "without onion", "less spicy"). */
+const NEGATORS: ReadonlySet<string> = new Set(['no', 'without', 'less', 'non']);
+
 const COMBO = /\+|\bcombo\b|\bmeal\b/i;
 
 /** A text that joins items with "+" or calls itself a combo or meal. */
@@ -79,7 +82,10 @@ export function variantDifference(
   const [addedA, addedB] = differingWords(wa, wb);
   const added = addedB.length === 0 ? addedA : addedA.length === 0 ? addedB : [];
   if (added.length === 0 || added.length === Math.max(wa.length, wb.length)) return null;
-  const form = added.find((w) => formWords.has(w));
+  // "Dal Makhani No Onion No Garlic" is the Jain way of the same dish: a word the name says it is without adds nothing.
+  const longer = addedB.length === 0 ? wa : wb;
+  const negated = new Set(longer.filter((_, i) => i > 0 && NEGATORS.has(longer[i - 1]!)));
+  const form = added.find((w) => formWords.has(w) && !negated.has(w));
   if (form) return `+${form}`;
   // A drink added to a drink is its name ("Masala Chai Tea"); added to food it is a combo.
   const addOn = categoryOf(added.join(' '));
