@@ -132,6 +132,11 @@ t.test('/suggest through HTTP', async (t) => {
     }
     t.ok(items.includes('Butter Naan'), 'a different naan is still offered');
     t.equal(new Set(items).size, items.length, 'no item twice');
+    // Another item to /match, but the cart's own bread again: a flavour variant of a cart item is not an upsell.
+    const paratha = await suggest({ cart: ['Lachha Paratha', 'Dal Makhani'], menu: [...MENU, 'Lachha Paratha', 'Garlic Lachha Paratha'], top_k: 20 });
+    const offered = (paratha.body.suggestions as Suggestion[]).map((s) => s.item);
+    t.ok(offered.length > 0, 'the cart still gets suggestions');
+    t.notOk(offered.includes('Garlic Lachha Paratha'), 'the garlic variant of the cart\'s paratha is not offered');
   });
 
   t.test('a menu listing one dish twice yields it once', async (t) => {

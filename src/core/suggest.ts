@@ -18,7 +18,8 @@ import { dot } from './inference/encoder.js';
  * Filters (a menu item is never suggested when):
  *  - the cart is veg and the item is not known to be veg (egg counts as non-veg; an unknown diet is not risked);
  *  - it is the same dish as a cart item: the same cleaned name (so "Coke 500ml" is "Coke"), the same knowledge-base
- *    dish, or a same-dish verdict of the /match precision stage (noisy spellings, reorderings, size variants);
+ *    dish (one side resolved confidently), or a same-dish verdict of the /match precision stage (noisy spellings,
+ *    reorderings, size variants);
  *  - it is the same dish as a suggestion already made (menus list "Coke 300 ml" and "Coke 500 ml");
  *  - the non-food detector flags it (a menu's T-shirts and medicines are not upsells).
  *
@@ -215,12 +216,16 @@ function round4(x: number): number {
 }
 
 
-/** True when two profiled items are the same dish by name or by the knowledge base (no embedding needed). */
+/**
+ * True when two profiled items are the same dish by name or by the knowledge base (no embedding needed). One side
+ * resolved confidently is enough: "Garlic Lachha Paratha" (read as Laccha Paratha by its contained words) is another
+ * item to /match, but offering it beside the cart's Lachha Paratha is offering the cart its own bread again.
+ */
 function sameByName(a: ItemFacts, b: ItemFacts): boolean {
   if (a.key === b.key) return true;
   const da = a.profile.dish;
   const db = b.profile.dish;
-  return da !== null && db !== null && da.id === db.id && a.profile.dishScore >= 0.85 && b.profile.dishScore >= 0.85;
+  return da !== null && db !== null && da.id === db.id && Math.max(a.profile.dishScore, b.profile.dishScore) >= 0.85;
 }
 
 /**
