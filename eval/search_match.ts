@@ -155,6 +155,9 @@ export async function evalSearch(kit: EvalKit, label = DEV_SPLIT ? '_dev' : ''):
     const ctx = ctxOf(kit);
     const perKind = new Map<string, { ndcg: number[]; rr: number[] }>();
     let noMatchOk = 0, noMatchTotal = 0, answeredWhenShould = 0, shouldAnswer = 0;
+    // nDCG@10 never falls when the gates let more through, so the share of returned results the graders marked
+    // relevant is kept beside it: the gates trade one for the other.
+    let returnedGraded = 0, returned = 0;
     const allNdcg: number[] = [];
     const allRr: number[] = [];
     for (const q of queries) {
@@ -173,6 +176,7 @@ export async function evalSearch(kit: EvalKit, label = DEV_SPLIT ? '_dev' : ''):
       shouldAnswer++;
       if (texts.length > 0) answeredWhenShould++;
       const gains = texts.map((t) => q.relevant[t] ?? 0);
+      for (const r of res.results) if (!r.is_fallback) { returned++; if ((q.relevant[r.text] ?? 0) > 0) returnedGraded++; }
       const ideal = Object.values(q.relevant).sort((a, b) => b - a).slice(0, 10);
       const ndcg = dcg(gains) / dcg(ideal);
       const firstHit = gains.findIndex((g) => g > 0);
@@ -191,6 +195,7 @@ export async function evalSearch(kit: EvalKit, label = DEV_SPLIT ? '_dev' : ''):
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
     kit.metric(`search_ndcg_at_10${label}`, mean(allNdcg), `${allNdcg.length} graded queries over ${Object.keys(menus).length} real menus`);
     kit.metric(`search_mrr${label}`, mean(allRr));
+    kit.metric(`search_result_precision${label}`, returnedGraded / Math.max(1, returned), `${returnedGraded}/${returned} results (top 10, fallbacks aside) of answerable queries graded relevant`);
     kit.metric(`search_no_match_correct${label}`, noMatchOk / Math.max(1, noMatchTotal), `${noMatchOk}/${noMatchTotal} no-match queries got no semantic results; ${answeredWhenShould}/${shouldAnswer} answerable queries got results`);
     for (const [kind, v] of [...perKind].sort()) kit.metric(`search_ndcg_at_10_${kind}${label}`, mean(v.ndcg), `${v.ndcg.length} queries; MRR ${mean(v.rr).toFixed(3)}`);
   });
