@@ -311,6 +311,17 @@ t.test('/search and /match through HTTP', async (t) => {
     t.equal(pullApart.match, false, 'the pull-apart loaf is another item');
     t.equal(mcAlooBurger.match, true, 'the McAloo Tikki is a burger');
     t.equal(jain.match, true, '"no garlic" adds no garlic');
+    // Two sure, different course groups are two items, whatever flavour word they share.
+    const courses = await match([
+      ['Cham Cham ( Orange )', 'Orange Juice'],
+      ['Strawberry Shake', 'Strawberry Sundae'],
+      ['Mango Lassi', 'Mango Lassi (500 ml)'],
+    ]);
+    const [chamCham, shakeSundae, lassi] = courses.body.results;
+    t.equal(chamCham.match, false, 'a sweet is not a juice');
+    t.ok(chamCham.reranker_score <= 0.05, 'the courses are knowledge that they differ');
+    t.equal(shakeSundae.match, false, 'a shake is not a sundae');
+    t.equal(lassi.match, true, 'the same drink in another size');
     const strict = await match([['Paneer Butter Masala', 'Paneer Makhani Masala']], { cosine_threshold: 0.99 });
     const loose = await match([['Paneer Butter Masala', 'Paneer Makhani Masala']], { cosine_threshold: 0.1 });
     t.ok(Number(loose.body.results[0].match) >= Number(strict.body.results[0].match), 'a lower threshold never matches less');
