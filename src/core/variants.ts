@@ -57,9 +57,9 @@ export function loadFormWords(dir: string = KNOWLEDGE_DIR): ReadonlySet<string> 
 /** Words that say what a name is without ("no garlic", "without onion", "less spicy"). */
 const NEGATORS: ReadonlySet<string> = new Set(['no', 'without', 'less', 'non']);
 
-const COMBO = /\+|\bcombo\b|\bmeal\b/i;
+const COMBO = /\+|\bcombo\b|\bcombination\b|\bmeal\b/i;
 
-/** A text that joins items with "+" or calls itself a combo or meal. */
+/** A text that joins items with "+" or calls itself a combo, combination or meal ("Veg Hakka Combination"). */
 export function isCombo(text: string): boolean {
   return COMBO.test(text);
 }
