@@ -35,5 +35,6 @@ t.test('variantDifference: a flavour added to a dish makes another item, a flavo
   t.equal(variantDifference('Dal Makhani', 'Dal Makhani No Onion No Garlic'), null, 'the Jain way of the same dish');
   t.equal(variantDifference('Paneer Tikka', 'Paneer Tikka without Cheese'), null);
   t.equal(variantDifference('Veg Hakka Rice', 'Veg Hakka Combination'), 'combo', 'a menu\'s "combination" is a combo');
+  t.equal(variantDifference('Egg Biryani in Veg Gravy', 'Egg Biryani in Non Veg Gravy'), '+non', 'the non-veg gravy makes another item');
   t.equal(variantDifference('Fruit Salad', 'Fruit Salad Our Combinations'), null, '"combinations" of fruit are not a combo');
 });
