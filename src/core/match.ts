@@ -1,5 +1,6 @@
 import { conflicts, profileItem, type ItemProfile } from './items.js';
 import { nameKey } from './knowledge/index.js';
+import { courseGroup } from './knowledge/dishes.js';
 import { toEnglishFoodWords } from './knowledge/translate.js';
 import { variantDifference } from './variants.js';
 import { dishWords } from './dish-words.js';
@@ -78,10 +79,6 @@ export function knowledgeProbability(a: ItemProfile, b: ItemProfile, cosine: num
  * its sundae, a combo with a drink beside the burger alone).
  */
 export const COURSE_APART_CONFIDENCE = 0.8;
-
-function courseGroup(c: ItemProfile['course']): 'beverage' | 'dessert' | 'food' {
-  return c === 'beverage' ? 'beverage' : c === 'dessert' ? 'dessert' : 'food';
-}
 
 export function coursesApart(a: ItemProfile, b: ItemProfile): boolean {
   return a.courseConfidence >= COURSE_APART_CONFIDENCE && b.courseConfidence >= COURSE_APART_CONFIDENCE && courseGroup(a.course) !== courseGroup(b.course);

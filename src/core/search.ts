@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { KNOWLEDGE_DIR } from './paths.js';
 import { readTsv } from './knowledge/tsv.js';
-import { CUISINE_LABELS, TAGS, cuisineAffinity, type Course, type Cuisine, type Dish, type Tag } from './knowledge/dishes.js';
+import { CUISINE_LABELS, TAGS, courseGroup, cuisineAffinity, type Course, type Cuisine, type Dish, type Tag } from './knowledge/dishes.js';
 import { toEnglishFoodWords } from './knowledge/translate.js';
 import { getKnowledge } from './knowledge/index.js';
 import { categoryOf, flavourTagsOf, menuTextCues } from './knowledge/cues.js';
@@ -322,10 +322,6 @@ export function conceptualQueryVector(
     for (let k = 0; k < out.length; k++) out[k]! += weight * projected[k]!;
   }
   return l2normalize(out);
-}
-
-function courseGroup(c: Course): 'beverage' | 'dessert' | 'food' {
-  return c === 'beverage' ? 'beverage' : c === 'dessert' ? 'dessert' : 'food';
 }
 
 export interface SearchCandidate {

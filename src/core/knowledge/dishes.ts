@@ -37,6 +37,13 @@ export function cuisineAffinity(item: Cuisine | 'uncertain', meal: Cuisine | 'un
 export const COURSES = ['main', 'side', 'bread', 'dessert', 'beverage'] as const;
 export type Course = (typeof COURSES)[number];
 
+/** The course groups a menu's sections fall into: a drink, a dessert, or food (mains, starters, sides, breads). */
+export type CourseGroup = 'beverage' | 'dessert' | 'food';
+
+export function courseGroup(c: Course): CourseGroup {
+  return c === 'beverage' ? 'beverage' : c === 'dessert' ? 'dessert' : 'food';
+}
+
 export const DIETS = ['veg', 'egg', 'non_veg'] as const;
 export type Diet = (typeof DIETS)[number];
 
