@@ -14,7 +14,8 @@ import { differingWords, dishWords } from './dish-words.js';
  *     does not ("Choco Lava Cake + Coke Combo" / "Choco Lava Cake", the hard negatives' add-on kind), or one text is
  *     the other plus a drink ("Double Down Burger & Pepsi");
  *   - an added form word (lexicon/form_words.txt): one text is the other plus a word that makes another item
- *     ("Egg Bhurji" / "Egg Bhurji Pav", "Idli" / "Fried Idli").
+ *     ("Egg Bhurji" / "Egg Bhurji Pav", "Idli" / "Fried Idli", a flavour: "Naan" / "Garlic Naan"), unless the name
+ *     says it is without it ("Dal Makhani No Onion No Garlic").
  * The precision stage treats either as knowledge that the texts are different dishes (shared by /match, /dedup and
  * /suggest), unless the knowledge base lists both texts for one dish.
  */
