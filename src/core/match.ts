@@ -56,12 +56,19 @@ function logistic(x: number): number {
   return 1 / (1 + Math.exp(-x));
 }
 
+function bothConfident(a: ItemProfile, b: ItemProfile): boolean {
+  return a.dishScore >= CONFIDENT_DISH_SCORE && b.dishScore >= CONFIDENT_DISH_SCORE;
+}
+
 /** Knowledge-base evidence about two profiles: 'same', 'different' or null when the knowledge cannot tell. */
+/** A resolution this sure names the dish itself (its name or a listed alias), not a dish its words merely contain. */
+export const CONFIDENT_DISH_SCORE = 0.85;
+
 export function dishIdentity(a: ItemProfile, b: ItemProfile): 'same' | 'different' | null {
   if (!a.dish || !b.dish) return null;
   if (a.dish.id === b.dish.id) return 'same';
   // Two confidently resolved, different dishes are different; a weak fuzzy resolution is not evidence enough.
-  return a.dishScore >= 0.85 && b.dishScore >= 0.85 ? 'different' : null;
+  return bothConfident(a, b) ? 'different' : null;
 }
 
 export function knowledgeProbability(a: ItemProfile, b: ItemProfile, cosine: number): number {
@@ -133,11 +140,11 @@ function renderForMatch(text: string): Rendering {
  * name by its contained words ("Garlic Lachha Paratha" read as Laccha Paratha at 0.72) does not outweigh a word that
  * makes another item ("+garlic", "Piri Piri McSpicy Paneer Burger"), unless the dish's own name has that word:
  * "McAloo Tikki" is the Aloo Tikki Burger, so "McAloo Tikki Burger" adds nothing ("Valencia Orange" / "… Juice" too).
- * Two confident resolutions (≥ 0.85 each: the name or a listed alias) and the same words stay one dish. `why` is
- * variantDifference's reason.
+ * Two confident resolutions (CONFIDENT_DISH_SCORE each) stay one dish. `why` is the reason the two differ (a
+ * variantDifference reason or 'course').
  */
-export function madeAnother(a: ItemProfile, b: ItemProfile, sameWords: boolean, why: string | null): boolean {
-  if (why === null || sameWords || (a.dishScore >= 0.85 && b.dishScore >= 0.85)) return false;
+export function madeAnother(a: ItemProfile, b: ItemProfile, why: string | null): boolean {
+  if (why === null || bothConfident(a, b)) return false;
   if (!why.startsWith('+') || !a.dish) return true;
   return !dishWords(a.dish.name).includes(why.slice(1));
 }
@@ -182,9 +189,10 @@ export async function judgePairs(
     const flags = conflicts(pa, pb);
     if (!gated[i]) return { cosine, reranker_score: null, match: false, ...flags };
     let p = modelScores.get(i) ?? knowledgeProbability(pa, pb, cosine);
+    // The same words need no word-level check; every other pair asks why the two might differ, once.
     const known = sameWords[i] ? 'same' : dishIdentity(pa, pb);
-    const variant = coursesApart(pa, pb) ? 'course' : variantDifference(pa.text, pb.text);
-    const identity = known === 'same' && !madeAnother(pa, pb, sameWords[i]!, variant) ? 'same' : variant !== null ? 'different' : known;
+    const apart = sameWords[i] ? null : coursesApart(pa, pb) ? 'course' : variantDifference(pa.text, pb.text);
+    const identity = known === 'same' && !madeAnother(pa, pb, apart) ? 'same' : apart !== null ? 'different' : known;
     if (identity === 'same') p = Math.max(p, SAME_DISH_PROBABILITY);
     else if (identity === 'different') p = Math.min(p, DIFFERENT_DISH_PROBABILITY);
     const conflict = flags.dietary_conflict || flags.protein_conflict;

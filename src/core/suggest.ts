@@ -1,7 +1,7 @@
 import { HeadSlot, headProbabilities, predictCuisines, type CuisineOrUncertain } from './classify.js';
 import { profileItem, vegOrNot, type ItemProfile } from './items.js';
 import { COURSES, CUISINE_FAMILIES, cuisineAffinity, nameKey, type Course, type Cuisine } from './knowledge/index.js';
-import { judgePairs } from './match.js';
+import { CONFIDENT_DISH_SCORE, judgePairs } from './match.js';
 import { judgeNonFood } from './nonfood.js';
 import type { Services } from './services.js';
 import type { RemovedNoise } from './text/clean.js';
@@ -225,7 +225,7 @@ function sameByName(a: ItemFacts, b: ItemFacts): boolean {
   if (a.key === b.key) return true;
   const da = a.profile.dish;
   const db = b.profile.dish;
-  return da !== null && db !== null && da.id === db.id && Math.max(a.profile.dishScore, b.profile.dishScore) >= 0.85;
+  return da !== null && db !== null && da.id === db.id && Math.max(a.profile.dishScore, b.profile.dishScore) >= CONFIDENT_DISH_SCORE;
 }
 
 /**
