@@ -31,14 +31,14 @@ function inSplit(index: number): boolean {
 
 /**
  * /match on test/fixtures/match_pairs.tsv: accuracy, precision, recall, F1 and conflict-flag accuracy. `--dev` scores
- * the dev third and, as their own lines, the development-only pairs of match_dev_pairs.tsv and match_dev_pairs_2.tsv
+ * the dev third and, as their own lines, the development-only pairs of match_dev_pairs.tsv, _2 and _3
  * (written from other real menus to tune on, since the dev third alone had stopped predicting the held-out number).
  */
 export async function evalMatch(kit: EvalKit, label = DEV_SPLIT ? '_dev' : ''): Promise<void> {
   await kit.section('match_accuracy', async () => {
     await scoreMatchPairs(kit, readFixture('test/fixtures/match_pairs.tsv').filter((_, i) => inSplit(i)), label);
   });
-  for (const [file, suffix] of [['match_dev_pairs.tsv', '_dev_pairs'], ['match_dev_pairs_2.tsv', '_dev_pairs_2']] as const) {
+  for (const [file, suffix] of [['match_dev_pairs.tsv', '_dev_pairs'], ['match_dev_pairs_2.tsv', '_dev_pairs_2'], ['match_dev_pairs_3.tsv', '_dev_pairs_3']] as const) {
     if (!DEV_SPLIT || !existsSync(join(REPO_ROOT, 'test/fixtures', file))) continue;
     await kit.section(`match_accuracy${suffix}`, async () => {
       await scoreMatchPairs(kit, readFixture(`test/fixtures/${file}`), suffix);
@@ -132,71 +132,94 @@ function dcg(grades: number[]): number {
   return grades.reduce((s, g, i) => s + (2 ** g - 1) / Math.log2(i + 2), 0);
 }
 
-/** /search on test/fixtures/search_queries.jsonl over search_menus.json: nDCG@10, MRR, no-match correctness. */
+type Menus = Record<string, string[]>;
+
+function readSearchSet(name: string): { menus: Menus; queries: Query[] } | null {
+  const menusPath = join(REPO_ROOT, `test/fixtures/${name}_menus.json`);
+  const queriesPath = join(REPO_ROOT, `test/fixtures/${name}_queries.jsonl`);
+  if (!existsSync(menusPath) || !existsSync(queriesPath)) return null;
+  const queries = readFileSync(queriesPath, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Query);
+  return { menus: JSON.parse(readFileSync(menusPath, 'utf8')) as Menus, queries };
+}
+
+/** The development-only search sets, each written from other real menus to tune on without the held-out menus. */
+const SEARCH_DEV_SETS = ['search_dev', 'search_dev2'] as const;
+/** Development sets scored on their own line too: the newest batch, first scored before any tuning on it. */
+const SEARCH_DEV_SETS_ALONE = ['search_dev3'] as const;
+
+/**
+ * /search on test/fixtures/search_queries.jsonl over search_menus.json: nDCG@10, MRR, no-match correctness. `--dev`
+ * scores the dev third pooled with SEARCH_DEV_SETS, and each of SEARCH_DEV_SETS_ALONE on its own lines.
+ */
 export async function evalSearch(kit: EvalKit, label = DEV_SPLIT ? '_dev' : ''): Promise<void> {
   await kit.section('search_ndcg_at_10', async () => {
-    const menusPath = join(REPO_ROOT, 'test/fixtures/search_menus.json');
-    const queriesPath = join(REPO_ROOT, 'test/fixtures/search_queries.jsonl');
-    if (!existsSync(menusPath) || !existsSync(queriesPath)) throw new Error('search fixtures missing');
-    const allMenus = JSON.parse(readFileSync(menusPath, 'utf8')) as Record<string, string[]>;
-    const menus = Object.fromEntries(Object.entries(allMenus).filter((_, i) => inSplit(i)));
-    const readQueries = (path: string): Query[] => readFileSync(path, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Query);
-    const queries = readQueries(queriesPath);
-    // --dev also scores the development-only menus (search_dev_*, search_dev2_*), written to tune on without the
-    // held-out menus.
-    for (const set of ['search_dev', 'search_dev2']) {
-      const devMenusPath = join(REPO_ROOT, `test/fixtures/${set}_menus.json`);
-      const devQueriesPath = join(REPO_ROOT, `test/fixtures/${set}_queries.jsonl`);
-      if (DEV_SPLIT && existsSync(devMenusPath) && existsSync(devQueriesPath)) {
-        Object.assign(menus, JSON.parse(readFileSync(devMenusPath, 'utf8')) as Record<string, string[]>);
-        queries.push(...readQueries(devQueriesPath));
+    const main = readSearchSet('search');
+    if (!main) throw new Error('search fixtures missing');
+    const menus = Object.fromEntries(Object.entries(main.menus).filter((_, i) => inSplit(i)));
+    const queries = main.queries;
+    if (DEV_SPLIT) {
+      for (const name of SEARCH_DEV_SETS) {
+        const set = readSearchSet(name);
+        if (set) { Object.assign(menus, set.menus); queries.push(...set.queries); }
       }
     }
-    const ctx = ctxOf(kit);
-    const perKind = new Map<string, { ndcg: number[]; rr: number[] }>();
-    let noMatchOk = 0, noMatchTotal = 0, answeredWhenShould = 0, shouldAnswer = 0;
-    // nDCG@10 never falls when the gates let more through, so the share of returned results the graders marked
-    // relevant is kept beside it: the gates trade one for the other.
-    let returnedGraded = 0, returned = 0;
-    const allNdcg: number[] = [];
-    const allRr: number[] = [];
-    for (const q of queries) {
-      const corpus = menus[q.menu];
-      if (!corpus) continue;
-      const req = searchRoute.parse({ query: q.query, corpus, top_k: 10 });
-      const res = await searchRoute.handle(req, ctx);
-      const texts = res.results.map((r) => r.text);
-      const relevantCount = Object.keys(q.relevant).length;
-      if (relevantCount === 0) {
-        noMatchTotal++;
-        if (res.results.filter((r) => !r.is_fallback).length === 0) noMatchOk++;
-        else if (SHOW_DEV_ERRORS) console.log(`  dev no-match answered "${q.query}" (${q.menu}): ${res.results.filter((r) => !r.is_fallback).map((r) => `${r.text} ${r.reranker_score}`).join(' · ')}`);
-        continue;
-      }
-      shouldAnswer++;
-      if (texts.length > 0) answeredWhenShould++;
-      const gains = texts.map((t) => q.relevant[t] ?? 0);
-      for (const r of res.results) if (!r.is_fallback) { returned++; if ((q.relevant[r.text] ?? 0) > 0) returnedGraded++; }
-      const ideal = Object.values(q.relevant).sort((a, b) => b - a).slice(0, 10);
-      const ndcg = dcg(gains) / dcg(ideal);
-      const firstHit = gains.findIndex((g) => g > 0);
-      const rr = firstHit < 0 ? 0 : 1 / (firstHit + 1);
-      allNdcg.push(ndcg);
-      allRr.push(rr);
-      if (SHOW_DEV_ERRORS && ndcg < DEV_ERRORS_BELOW) {
-        const missed = Object.entries(q.relevant).filter(([t]) => !texts.includes(t)).map(([t, g]) => `${t}(${g})`);
-        console.log(`  dev search [${q.kind}] ndcg ${ndcg.toFixed(2)} "${q.query}" (${q.menu}) got: ${res.results.map((r) => `${r.text}${q.relevant[r.text] ? `(${q.relevant[r.text]})` : ''}${r.is_fallback ? '*' : ''}`).join(' · ')} || missed: ${missed.join(' · ')}`);
-      }
-      const k = perKind.get(q.kind) ?? { ndcg: [], rr: [] };
-      k.ndcg.push(ndcg);
-      k.rr.push(rr);
-      perKind.set(q.kind, k);
-    }
-    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-    kit.metric(`search_ndcg_at_10${label}`, mean(allNdcg), `${allNdcg.length} graded queries over ${Object.keys(menus).length} real menus`);
-    kit.metric(`search_mrr${label}`, mean(allRr));
-    kit.metric(`search_result_precision${label}`, returnedGraded / Math.max(1, returned), `${returnedGraded}/${returned} results (top 10, fallbacks aside) of answerable queries graded relevant`);
-    kit.metric(`search_no_match_correct${label}`, noMatchOk / Math.max(1, noMatchTotal), `${noMatchOk}/${noMatchTotal} no-match queries got no semantic results; ${answeredWhenShould}/${shouldAnswer} answerable queries got results`);
-    for (const [kind, v] of [...perKind].sort()) kit.metric(`search_ndcg_at_10_${kind}${label}`, mean(v.ndcg), `${v.ndcg.length} queries; MRR ${mean(v.rr).toFixed(3)}`);
+    await scoreSearch(kit, menus, queries, label);
   });
+  if (!DEV_SPLIT) return;
+  for (const name of SEARCH_DEV_SETS_ALONE) {
+    const set = readSearchSet(name);
+    if (!set) continue;
+    await kit.section(`search_ndcg_at_10_${name.replace('search_', '')}`, async () => {
+      await scoreSearch(kit, set.menus, set.queries, `_${name.replace('search_', '')}`);
+    });
+  }
+}
+
+async function scoreSearch(kit: EvalKit, menus: Menus, queries: readonly Query[], label: string): Promise<void> {
+  const ctx = ctxOf(kit);
+  const perKind = new Map<string, { ndcg: number[]; rr: number[] }>();
+  let noMatchOk = 0, noMatchTotal = 0, answeredWhenShould = 0, shouldAnswer = 0;
+  // nDCG@10 never falls when the gates let more through, so the share of returned results the graders marked
+  // relevant is kept beside it: the gates trade one for the other.
+  let returnedGraded = 0, returned = 0;
+  const allNdcg: number[] = [];
+  const allRr: number[] = [];
+  for (const q of queries) {
+    const corpus = menus[q.menu];
+    if (!corpus) continue;
+    const req = searchRoute.parse({ query: q.query, corpus, top_k: 10 });
+    const res = await searchRoute.handle(req, ctx);
+    const texts = res.results.map((r) => r.text);
+    const relevantCount = Object.keys(q.relevant).length;
+    if (relevantCount === 0) {
+      noMatchTotal++;
+      if (res.results.filter((r) => !r.is_fallback).length === 0) noMatchOk++;
+      else if (SHOW_DEV_ERRORS) console.log(`  dev no-match answered "${q.query}" (${q.menu}): ${res.results.filter((r) => !r.is_fallback).map((r) => `${r.text} ${r.reranker_score}`).join(' · ')}`);
+      continue;
+    }
+    shouldAnswer++;
+    if (texts.length > 0) answeredWhenShould++;
+    const gains = texts.map((t) => q.relevant[t] ?? 0);
+    for (const r of res.results) if (!r.is_fallback) { returned++; if ((q.relevant[r.text] ?? 0) > 0) returnedGraded++; }
+    const ideal = Object.values(q.relevant).sort((a, b) => b - a).slice(0, 10);
+    const ndcg = dcg(gains) / dcg(ideal);
+    const firstHit = gains.findIndex((g) => g > 0);
+    const rr = firstHit < 0 ? 0 : 1 / (firstHit + 1);
+    allNdcg.push(ndcg);
+    allRr.push(rr);
+    if (SHOW_DEV_ERRORS && ndcg < DEV_ERRORS_BELOW) {
+      const missed = Object.entries(q.relevant).filter(([t]) => !texts.includes(t)).map(([t, g]) => `${t}(${g})`);
+      console.log(`  dev search [${q.kind}] ndcg ${ndcg.toFixed(2)} "${q.query}" (${q.menu}) got: ${res.results.map((r) => `${r.text}${q.relevant[r.text] ? `(${q.relevant[r.text]})` : ''}${r.is_fallback ? '*' : ''}`).join(' · ')} || missed: ${missed.join(' · ')}`);
+    }
+    const k = perKind.get(q.kind) ?? { ndcg: [], rr: [] };
+    k.ndcg.push(ndcg);
+    k.rr.push(rr);
+    perKind.set(q.kind, k);
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  kit.metric(`search_ndcg_at_10${label}`, mean(allNdcg), `${allNdcg.length} graded queries over ${Object.keys(menus).length} real menus`);
+  kit.metric(`search_mrr${label}`, mean(allRr));
+  kit.metric(`search_result_precision${label}`, returnedGraded / Math.max(1, returned), `${returnedGraded}/${returned} results (top 10, fallbacks aside) of answerable queries graded relevant`);
+  kit.metric(`search_no_match_correct${label}`, noMatchOk / Math.max(1, noMatchTotal), `${noMatchOk}/${noMatchTotal} no-match queries got no semantic results; ${answeredWhenShould}/${shouldAnswer} answerable queries got results`);
+  for (const [kind, v] of [...perKind].sort()) kit.metric(`search_ndcg_at_10_${kind}${label}`, mean(v.ndcg), `${v.ndcg.length} queries; MRR ${mean(v.rr).toFixed(3)}`);
 }

@@ -27,7 +27,8 @@ t.test('withoutAccompaniments: the dish without a tail that only lists what come
 });
 
 t.test('variantDifference: a flavour added to a dish makes another item, a flavour the name is without does not', async (t) => {
-  const { variantDifference } = await import('../src/core/variants.js');
+  const { variantDifference: reason, describeDifference } = await import('../src/core/variants.js');
+  const variantDifference = (a: string, b: string) => describeDifference(reason(a, b));
   t.equal(variantDifference('Naan', 'Garlic Naan'), '+garlic');
   t.equal(variantDifference('Fries', 'Peri Peri Fries'), '+peri');
   t.equal(variantDifference('Coke', 'Diet Coke'), '+diet');

@@ -2,7 +2,7 @@ import { conflicts, profileItem, type ItemProfile } from './items.js';
 import { nameKey } from './knowledge/index.js';
 import { courseGroup } from './knowledge/dishes.js';
 import { toEnglishFoodWords } from './knowledge/translate.js';
-import { variantDifference } from './variants.js';
+import { variantDifference, type VariantDifference } from './variants.js';
 import { dishWords } from './dish-words.js';
 
 /**
@@ -140,14 +140,16 @@ function renderForMatch(text: string): Rendering {
  * name by its contained words ("Garlic Lachha Paratha" read as Laccha Paratha at 0.72) does not outweigh a word that
  * makes another item ("+garlic", "Piri Piri McSpicy Paneer Burger"), unless the dish's own name has that word:
  * "McAloo Tikki" is the Aloo Tikki Burger, so "McAloo Tikki Burger" adds nothing ("Valencia Orange" / "… Juice" too).
- * Two confident resolutions (CONFIDENT_DISH_SCORE each) stay one dish. `why` is the reason the two differ (a
- * variantDifference reason or 'course').
+ * Two confident resolutions (CONFIDENT_DISH_SCORE each) stay one dish. `why` is the reason the two differ.
  */
-export function madeAnother(a: ItemProfile, b: ItemProfile, why: string | null): boolean {
+export function madeAnother(a: ItemProfile, b: ItemProfile, why: Apart | null): boolean {
   if (why === null || bothConfident(a, b)) return false;
-  if (!why.startsWith('+') || !a.dish) return true;
-  return !dishWords(a.dish.name).includes(why.slice(1));
+  if (why.kind !== 'added' || !a.dish) return true;
+  return !dishWords(a.dish.name).includes(why.word);
 }
+
+/** Why two texts the words or courses tell apart are two items: a variant difference, or courses in different groups. */
+export type Apart = VariantDifference | { readonly kind: 'course' };
 
 export function clamp01(x: number): number {
   return x < 0 ? 0 : x > 1 ? 1 : x;
@@ -191,7 +193,7 @@ export async function judgePairs(
     let p = modelScores.get(i) ?? knowledgeProbability(pa, pb, cosine);
     // The same words need no word-level check; every other pair asks why the two might differ, once.
     const known = sameWords[i] ? 'same' : dishIdentity(pa, pb);
-    const apart = sameWords[i] ? null : coursesApart(pa, pb) ? 'course' : variantDifference(pa.text, pb.text);
+    const apart: Apart | null = sameWords[i] ? null : coursesApart(pa, pb) ? { kind: 'course' } : variantDifference(pa.text, pb.text);
     const identity = known === 'same' && !madeAnother(pa, pb, apart) ? 'same' : apart !== null ? 'different' : known;
     if (identity === 'same') p = Math.max(p, SAME_DISH_PROBABILITY);
     else if (identity === 'different') p = Math.min(p, DIFFERENT_DISH_PROBABILITY);

@@ -66,18 +66,33 @@ export function isCombo(text: string): boolean {
 }
 
 /**
- * Why two cleaned texts are two items of one family ("steam/fried", "combo"), or null when their words do not say.
+ * Why two texts of one family are two items: one is a combo and the other not; a word of one swaps for a word of the
+ * other ("steam"/"fried"); or one is the other plus a word that makes another item ("garlic" in "Garlic Naan").
+ */
+export type VariantDifference =
+  | { readonly kind: 'combo' }
+  | { readonly kind: 'swap'; readonly words: readonly [string, string] }
+  | { readonly kind: 'added'; readonly word: string };
+
+/** A variant difference as one short string ("combo", "steam/fried", "+garlic"), for logs and tests. */
+export function describeDifference(d: VariantDifference | null): string | null {
+  if (d === null) return null;
+  return d.kind === 'combo' ? 'combo' : d.kind === 'swap' ? `${d.words[0]}/${d.words[1]}` : `+${d.word}`;
+}
+
+/**
+ * Why two cleaned texts are two items of one family, or null when their words do not say.
  */
 export function variantDifference(
   a: string,
   b: string,
   swaps: ReadonlySet<string> = (sharedSwaps ??= loadVariantSwaps()),
   formWords: ReadonlySet<string> = (sharedFormWords ??= loadFormWords()),
-): string | null {
-  if (isCombo(a) !== isCombo(b)) return 'combo';
+): VariantDifference | null {
+  if (isCombo(a) !== isCombo(b)) return { kind: 'combo' };
   const wa = dishWords(a), wb = dishWords(b);
   const [onlyA, onlyB] = differingWords(wa.map(foldParticiple), wb.map(foldParticiple));
-  for (const x of onlyA) for (const y of onlyB) if (swaps.has(swapKey(x, y))) return `${x}/${y}`;
+  for (const x of onlyA) for (const y of onlyB) if (swaps.has(swapKey(x, y))) return { kind: 'swap', words: [x, y] };
   // One name is the other plus words: another item when a word is a form word, or when the words are a drink. Words
   // are compared as written here: "Grilled" is a cooking method, the "Grill" of "(Flame & Grill)" a chain's name.
   const [addedA, addedB] = differingWords(wa, wb);
@@ -87,9 +102,9 @@ export function variantDifference(
   const longer = addedB.length === 0 ? wa : wb;
   const negated = new Set(longer.filter((_, i) => i > 0 && NEGATORS.has(longer[i - 1]!)));
   const form = added.find((w) => formWords.has(w) && !negated.has(w));
-  if (form) return `+${form}`;
+  if (form) return { kind: 'added', word: form };
   // A drink added to a drink is its name ("Masala Chai Tea"); added to food it is a combo.
   const addOn = categoryOf(added.join(' '));
   const base = categoryOf(addedB.length === 0 ? b : a);
-  return addOn.value === 'beverage' && addOn.confidence >= 0.7 && base.value !== 'beverage' ? 'combo' : null;
+  return addOn.value === 'beverage' && addOn.confidence >= 0.7 && base.value !== 'beverage' ? { kind: 'combo' } : null;
 }
