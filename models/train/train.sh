@@ -10,14 +10,20 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 BI_STEPS=${BI_STEPS:-}
 CROSS_STEPS=${CROSS_STEPS:-}
-THREADS=${TRAIN_THREADS:-2}
 
 if [ ! -x models/.venv/bin/python ]; then node scripts/setup.mjs --venv-only; fi
 PY=$(bash models/train/venv.sh)
 
+# Side by side, one thread each; whichever finishes first hands its core to the other (as the set-up trains them).
+OUT=models/cache/deltas
+BI_ID=menu-minilm-l6-v4
+CROSS_ID=menu-reranker-l6-v5
+rm -f "$OUT/$BI_ID/delta.safetensors" "$OUT/$CROSS_ID/delta.safetensors"
 mkdir -p models/train/runs
-"$PY" models/train/train.py biencoder --threads "$THREADS" ${BI_STEPS:+--steps "$BI_STEPS"} 2>&1 | tee models/train/runs/biencoder.log
-"$PY" models/train/train.py cross --threads "$THREADS" ${CROSS_STEPS:+--steps "$CROSS_STEPS"} 2>&1 | tee models/train/runs/cross.log
+"$PY" models/train/train.py biencoder ${BI_STEPS:+--steps "$BI_STEPS"} --wider-when "$OUT/$CROSS_ID/delta.safetensors" > models/train/runs/biencoder.log 2>&1 &
+BI_PID=$!
+"$PY" models/train/train.py cross ${CROSS_STEPS:+--steps "$CROSS_STEPS"} --wider-when "$OUT/$BI_ID/delta.safetensors" 2>&1 | tee models/train/runs/cross.log
+wait "$BI_PID"
 
 for id in $(models/.venv/bin/python -c 'import json; m = json.load(open("models/manifest.json")); print(" ".join(k for k, v in m["models"].items() if v.get("delta")))'); do
   mkdir -p "models/deltas/$id"
