@@ -323,31 +323,43 @@ def build_reranker(model_id: str, spec: dict, manifest: dict, sources: dict[str,
     if fp32_max > gate:
         raise SystemExit(f"[models] parity gate failed: reranker fp32 vs reference {fp32_max:.2e} > {gate}")
 
-    int8_path = out_dir / "reranker-int8.onnx"
-    quantize_int8(fp32_path, int8_path, spec.get("int8_keep_fp32", []))
-
     pairs, labels = read_held_out_pairs()
-    held_logits = pair_logits(int8_path, tok, pairs)
-    a, b = fit_platt(held_logits, labels)
-    log(f"{model_id}: Platt calibration on {len(pairs)} held-out pairs (int8 logits): a={a:.4f} b={b:.4f}")
-
-    # Per-tensor activation quantisation moves single logits by up to ~0.3 (measured; keeping the last layer or all
-    # ff1 in fp32 as well did not lower the maximum), so the gates are on calibrated probabilities (max and mean over
-    # the parity pairs) and on what the model is for: held-out AUC must not drop.
-    l32 = pair_logits(fp32_path, tok, parity_pairs)
-    l8 = pair_logits(int8_path, tok, parity_pairs)
-    p32, p8 = 1 / (1 + np.exp(-(a * l32 + b))), 1 / (1 + np.exp(-(a * l8 + b)))
-    prob_max, prob_mean = float(np.abs(p32 - p8).max()), float(np.abs(p32 - p8).mean())
-    auc32, auc8 = pair_auc(pair_logits(fp32_path, tok, pairs), labels), pair_auc(held_logits, labels)
     gates = manifest["parity"]
-    log(f"{model_id}: int8 vs fp32 on {len(parity_pairs)} pairs: |probability difference| max {prob_max:.4f} "
-        f"(gate {gates['reranker_int8_vs_fp32_max_abs_probability']}), mean {prob_mean:.4f} "
-        f"(gate {gates['reranker_int8_vs_fp32_mean_abs_probability']}); held-out AUC fp32 {auc32:.4f} int8 {auc8:.4f} "
-        f"(max drop {gates['reranker_int8_max_auc_drop']})")
-    if prob_max > gates["reranker_int8_vs_fp32_max_abs_probability"] or prob_mean > gates["reranker_int8_vs_fp32_mean_abs_probability"]:
-        raise SystemExit(f"[models] parity gate failed: reranker int8 vs fp32 |p| difference max {prob_max:.4f} mean {prob_mean:.4f}")
-    if auc32 - auc8 > gates["reranker_int8_max_auc_drop"]:
-        raise SystemExit(f"[models] parity gate failed: reranker int8 held-out AUC {auc8:.4f} vs fp32 {auc32:.4f}")
+    int8_path = out_dir / "reranker-int8.onnx"
+    if spec.get("int8", True):
+        quantize_int8(fp32_path, int8_path, spec.get("int8_keep_fp32", []))
+        served = int8_path
+    else:
+        # Served in fp32 (see the manifest's int8_note): no quantised graph, so no int8 gates to pass or fail.
+        int8_path.unlink(missing_ok=True)
+        served = fp32_path
+    held_logits = pair_logits(served, tok, pairs)
+    a, b = fit_platt(held_logits, labels)
+    log(f"{model_id}: Platt calibration on {len(pairs)} held-out pairs ({served.name} logits): a={a:.4f} b={b:.4f}")
+    auc_served = pair_auc(held_logits, labels)
+    parity = {"fp32_vs_reference_max_abs_logit": fp32_max, f"held_out_auc_{'int8' if served == int8_path else 'fp32'}": auc_served}
+
+    if served == int8_path:
+        # Per-tensor activation quantisation moves single logits by up to ~0.3 (measured; keeping the last layer or all
+        # ff1 in fp32 as well did not lower the maximum), so the gates are on calibrated probabilities (max and mean over
+        # the parity pairs) and on what the model is for: held-out AUC must not drop.
+        l32 = pair_logits(fp32_path, tok, parity_pairs)
+        l8 = pair_logits(int8_path, tok, parity_pairs)
+        p32, p8 = 1 / (1 + np.exp(-(a * l32 + b))), 1 / (1 + np.exp(-(a * l8 + b)))
+        prob_max, prob_mean = float(np.abs(p32 - p8).max()), float(np.abs(p32 - p8).mean())
+        auc32, auc8 = pair_auc(pair_logits(fp32_path, tok, pairs), labels), auc_served
+        log(f"{model_id}: int8 vs fp32 on {len(parity_pairs)} pairs: |probability difference| max {prob_max:.4f} "
+            f"(gate {gates['reranker_int8_vs_fp32_max_abs_probability']}), mean {prob_mean:.4f} "
+            f"(gate {gates['reranker_int8_vs_fp32_mean_abs_probability']}); held-out AUC fp32 {auc32:.4f} int8 {auc8:.4f} "
+            f"(max drop {gates['reranker_int8_max_auc_drop']})")
+        if prob_max > gates["reranker_int8_vs_fp32_max_abs_probability"] or prob_mean > gates["reranker_int8_vs_fp32_mean_abs_probability"]:
+            raise SystemExit(f"[models] parity gate failed: reranker int8 vs fp32 |p| difference max {prob_max:.4f} mean {prob_mean:.4f}")
+        if auc32 - auc8 > gates["reranker_int8_max_auc_drop"]:
+            raise SystemExit(f"[models] parity gate failed: reranker int8 held-out AUC {auc8:.4f} vs fp32 {auc32:.4f}")
+        parity.update({"int8_vs_fp32_max_abs_probability": prob_max, "int8_vs_fp32_mean_abs_probability": prob_mean,
+                       "held_out_auc_fp32": auc32})
+    else:
+        log(f"{model_id}: served fp32; held-out AUC {auc_served:.4f}")
 
     shutil.copy(base / "tokenizer.json", out_dir / "tokenizer.json")
     shutil.copy(base / "tokenizer_config.json", out_dir / "tokenizer_config.json")
@@ -357,10 +369,10 @@ def build_reranker(model_id: str, spec: dict, manifest: dict, sources: dict[str,
         "delta": spec.get("delta"),
         "hidden_size": cfg.hidden_size,
         "output": "logits",
+        "file": served.name,
         "calibration": {"a": a, "b": b},
-        "calibration_fitted_on": f"{len(pairs)} held-out pairs (models/train/eval/pairs.tsv), int8 logits",
-        "parity": {"fp32_vs_reference_max_abs_logit": fp32_max, "int8_vs_fp32_max_abs_probability": prob_max,
-                   "int8_vs_fp32_mean_abs_probability": prob_mean, "held_out_auc_fp32": auc32, "held_out_auc_int8": auc8},
+        "calibration_fitted_on": f"{len(pairs)} held-out pairs (models/train/eval/pairs.tsv), {served.name} logits",
+        "parity": parity,
     }
 
 

@@ -105,7 +105,7 @@ def evaluate_biencoder(model_id: str, info: dict, pairs, rs) -> tuple[dict, np.n
 
 def evaluate_reranker(model_id: str, info: dict, pairs, rs, q: np.ndarray, c: np.ndarray) -> dict:
     model_dir = BUILD / model_id
-    sess, tok = session(model_dir / "reranker-int8.onnx"), tokenizer(model_dir)
+    sess, tok = session(model_dir / info.get("file", "reranker-int8.onnx")), tokenizer(model_dir)
     lg = logits(sess, tok, list(zip(pairs.a, pairs.b)))
     result = {"pairs_cross": pair_metrics(lg, pairs.label)}
     cal = info.get("calibration")

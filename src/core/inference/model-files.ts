@@ -15,6 +15,9 @@ export interface BuiltModel {
   readonly dimensionMode: 'pca' | 'prefix';
   /** Cross-encoders: probability = sigmoid(a·logit + b). */
   readonly calibration: { a: number; b: number } | null;
+  /** Cross-encoders: the graph the build gated and calibrated (reranker-int8.onnx, or reranker-fp32.onnx when the
+   * manifest serves it unquantised); older locks name none and mean the int8 one. */
+  readonly file: string | null;
 }
 
 interface LockModel {
@@ -23,6 +26,7 @@ interface LockModel {
   dimensions?: number[];
   dimension_mode?: 'pca' | 'prefix';
   calibration?: { a: number; b: number };
+  file?: string;
 }
 
 interface Lock {
@@ -61,8 +65,8 @@ export function resolveBuiltModel(requested: string | undefined, role = 'biencod
   for (const [rel, digest] of files) {
     const path = join(BUILD_DIR, rel);
     if (!existsSync(path)) throw new Error(`model file missing: ${path}. Re-run "node scripts/setup.mjs".`);
-    // The fp32 graph is only a build intermediate and the largest file; the served files are checked.
-    if (rel.endsWith('-fp32.onnx')) continue;
+    // An fp32 graph the model does not serve is a build intermediate and the largest file; served files are checked.
+    if (rel.endsWith('-fp32.onnx') && rel !== `${prefix}${lock.models[id]!.file ?? ''}`) continue;
     const got = sha256File(path);
     if (got !== digest) throw new Error(`model file ${path} has sha256 ${got}, expected ${digest}. Re-run "node scripts/setup.mjs --force".`);
   }
@@ -75,5 +79,6 @@ export function resolveBuiltModel(requested: string | undefined, role = 'biencod
     dir: join(BUILD_DIR, id),
     dimensionMode: m.dimension_mode ?? 'pca',
     calibration: m.calibration ?? null,
+    file: m.file ?? null,
   };
 }

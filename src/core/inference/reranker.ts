@@ -29,7 +29,7 @@ export class CrossEncoderScorer implements PairScorer {
 
   static async load(model: BuiltModel, opts: EncoderOptions): Promise<CrossEncoderScorer> {
     if (!model.calibration) throw new Error(`reranker ${model.id} has no calibration in the build manifest`);
-    const session = await createSession(join(model.dir, 'reranker-int8.onnx'), opts);
+    const session = await createSession(join(model.dir, model.file ?? 'reranker-int8.onnx'), opts);
     // Pairs are two names: twice the single-text budget.
     const tokenizer = new MenuTokenizer(model.dir, Math.min(512, opts.maxSequenceTokens * 2));
     return new CrossEncoderScorer(model, session, tokenizer, model.calibration, opts);
