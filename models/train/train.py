@@ -167,10 +167,13 @@ def length_groups(lengths: list[int], group: int) -> list[list[int]]:
     return [order[i:i + group] for i in range(0, len(order), group)] if group > 0 else [list(range(len(lengths)))]
 
 
-def restore_order(parts: list[torch.Tensor], groups: list[list[int]]) -> torch.Tensor:
-    index = torch.tensor([i for g in groups for i in g])
-    out = torch.cat(parts)
-    return out[torch.argsort(index)]
+def forward_in_length_groups(tok, texts: tuple[list[str], ...], max_length: int, group: int, forward) -> torch.Tensor:
+    """Tokenises the step's batch once, runs `forward(encoding)` on each length group (padded to that group's longest)
+    and returns the outputs in the batch's order. `texts` is (texts,) or (first, second) for pairs."""
+    enc = tok(*texts, truncation=True, max_length=max_length)
+    groups = length_groups([len(ids) for ids in enc["input_ids"]], group)
+    parts = [forward(tok.pad({k: [v[i] for i in g] for k, v in enc.items()}, return_tensors="pt")) for g in groups]
+    return torch.cat(parts)[torch.argsort(torch.tensor([i for g in groups for i in g]))]
 
 
 @torch.no_grad()
@@ -218,13 +221,8 @@ def train_biencoder(args) -> None:
         anchors = [b.anchor for b in batch]
         candidates = [b.positive for b in batch] + [b.negative for b in batch if b.negative is not None]
         cand_dish = [b.positive_dish for b in batch] + [b.negative_dish for b in batch if b.negative is not None]
-        texts = anchors + candidates
-        groups = length_groups([len(ids) for ids in tok(texts, truncation=True, max_length=64)["input_ids"]], args.length_group)
-        parts = []
-        for g in groups:
-            enc = tok([texts[i] for i in g], padding=True, truncation=True, max_length=64, return_tensors="pt")
-            parts.append(mean_pool(model(**enc).last_hidden_state, enc["attention_mask"]))
-        emb = restore_order(parts, groups)
+        emb = forward_in_length_groups(tok, (anchors + candidates,), 64, args.length_group,
+                                       lambda enc: mean_pool(model(**enc).last_hidden_state, enc["attention_mask"]))
         ea, ec = emb[:len(anchors)], emb[len(anchors):]
         n = len(anchors)
         mask = torch.zeros(n, len(candidates), dtype=torch.bool)
@@ -303,14 +301,9 @@ def train_cross(args) -> None:
         widen_when_alone(args, step)
         model.train()
         batch = data.cross_batch(args.batch, args.query_share)
-        a, b = [x[0] for x in batch], [x[1] for x in batch]
         labels = torch.tensor([x[2] for x in batch])
-        groups = length_groups([len(ids) for ids in tok(a, b, truncation=True, max_length=96)["input_ids"]], args.length_group)
-        parts = []
-        for g in groups:
-            enc = tok([a[i] for i in g], [b[i] for i in g], padding=True, truncation=True, max_length=96, return_tensors="pt")
-            parts.append(model(**enc).logits[:, 0])
-        logits = restore_order(parts, groups)
+        logits = forward_in_length_groups(tok, ([x[0] for x in batch], [x[1] for x in batch]), 96, args.length_group,
+                                          lambda enc: model(**enc).logits[:, 0])
         loss = F.binary_cross_entropy_with_logits(logits, labels)
         update(loss, params, opt, sched)
         if step % 20 == 0 or step == args.steps - 1:

@@ -16,8 +16,8 @@ PY=$(bash models/train/venv.sh)
 
 # Side by side, one thread each; whichever finishes first hands its core to the other (as the set-up trains them).
 OUT=models/cache/deltas
-BI_ID=menu-minilm-l6-v4
-CROSS_ID=menu-reranker-l6-v5
+BI_ID=$(models/.venv/bin/python -c 'import json; print(json.load(open("models/manifest.json"))["serve"]["biencoder"])')
+CROSS_ID=$(models/.venv/bin/python -c 'import json; print(json.load(open("models/manifest.json"))["serve"]["reranker"])')
 rm -f "$OUT/$BI_ID/delta.safetensors" "$OUT/$CROSS_ID/delta.safetensors"
 mkdir -p models/train/runs
 "$PY" models/train/train.py biencoder ${BI_STEPS:+--steps "$BI_STEPS"} --wider-when "$OUT/$CROSS_ID/delta.safetensors" > models/train/runs/biencoder.log 2>&1 &

@@ -60,17 +60,17 @@ export function resolveBuiltModel(requested: string | undefined, role = 'biencod
   if (!id || !lock.models[id]) {
     throw new Error(`model "${id}" is not in ${lockPath}; built models: ${Object.keys(lock.models).join(', ')}`);
   }
+  const m = lock.models[id]!;
   const prefix = `${id}/`;
   const files = Object.entries(lock.files).filter(([rel]) => rel.startsWith(prefix));
   for (const [rel, digest] of files) {
     const path = join(BUILD_DIR, rel);
     if (!existsSync(path)) throw new Error(`model file missing: ${path}. Re-run "node scripts/setup.mjs".`);
     // An fp32 graph the model does not serve is a build intermediate and the largest file; served files are checked.
-    if (rel.endsWith('-fp32.onnx') && rel !== `${prefix}${lock.models[id]!.file ?? ''}`) continue;
+    if (rel.endsWith('-fp32.onnx') && rel !== `${prefix}${m.file ?? ''}`) continue;
     const got = sha256File(path);
     if (got !== digest) throw new Error(`model file ${path} has sha256 ${got}, expected ${digest}. Re-run "node scripts/setup.mjs --force".`);
   }
-  const m = lock.models[id]!;
   return {
     id,
     role: m.role,
