@@ -1,5 +1,7 @@
 import t from 'tap';
-import { understandQuery } from '../src/core/search.js';
+import { rankSearch, understandQuery } from '../src/core/search.js';
+import { profileItem } from '../src/core/items.js';
+import { equivalenceTerms, equivalenceTokens } from '../src/core/knowledge/equivalents.js';
 import { clean } from '../src/core/text/clean.js';
 
 const understand = (query: string) => understandQuery(clean(query).text, query);
@@ -41,4 +43,29 @@ t.test('understandQuery: occasions and diet words in a query for a need', async 
   t.notOk(understand('tea time snacks').avoid.includes('cold_drink'), 'a query that asks no drink temperature rules none out');
   t.same([understand('tea time snacks').course, understand('tea time snacks').tags], ['side', ['snack']], 'tea time asks for snacks, not tea');
   t.same(understand('complete meal for one person').tags, ['filling']);
+});
+
+t.test('search equivalents: the names a menu uses for the same food answer for each other', async (t) => {
+  t.same(equivalenceTerms(['dumplings']), equivalenceTerms(['momos']), 'plurals folded, one group');
+  t.same(equivalenceTerms(['dim', 'sum']), equivalenceTerms(['momo']), 'a phrase is one term');
+  t.notSame(equivalenceTerms(['ragi']), equivalenceTerms(['jowar']), 'two millets are two groups, not one "millet"');
+  t.same(equivalenceTerms(['tandoori', 'pizza']), ['tandoori', 'pizza'], 'words outside every group stay as typed');
+  t.same([...equivalenceTokens(['paneer', 'dim', 'sums', 'steamed'])].sort(), [...equivalenceTerms(['paneer']), ...equivalenceTerms(['dumpling'])].sort(),
+    'an item holds the tokens of every group it names');
+  const instant = understand('instant noodles');
+  t.same(instant.terms, equivalenceTerms(['maggi']), '"instant noodles" is one food, Maggi');
+  t.same(instant.tags, [], 'its last word is not the noodles concept');
+  t.same(understand('flattened rice').terms, equivalenceTerms(['poha']));
+});
+
+t.test('rankSearch: an item holding the query under another name passes the gates', async (t) => {
+  // The cosines are fixed, so only the knowledge decides: at 0.45 nothing passes on its cosine alone.
+  const corpus = ['Paneer Dim Sums Steamed', 'Veg Fried Rice', 'Chocolate Shake'].map((s) => clean(s).text);
+  const profiles = corpus.map(profileItem);
+  const cosines = [0.45, 0.45, 0.45];
+  const dumplings = rankSearch(understand('dumplings'), profiles, cosines, 10).results;
+  t.same(dumplings.map((r) => [r.index, r.is_fallback]), [[0, false]], '"dumplings" finds the dim sums, and only them');
+  t.ok(dumplings[0]!.reranker_score! > 0.5, 'above the relevance floor');
+  const pizza = rankSearch(understand('pizza'), profiles, cosines, 10).results;
+  t.ok(pizza.every((r) => r.is_fallback), 'a query no item names under any name gets only fallbacks');
 });

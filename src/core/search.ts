@@ -12,6 +12,7 @@ import { editDistance } from './text/clean.js';
 import { singular } from './dish-words.js';
 import { isCombo } from './variants.js';
 import { SERVING_WORDS, servingOf, servingsAgree } from './servings.js';
+import { equivalencePhrasePositions, equivalenceTerms, equivalenceTokens } from './knowledge/equivalents.js';
 
 /**
  * Semantic search over a small corpus (≤ 512 items), in three stages:
@@ -121,6 +122,9 @@ export interface QueryUnderstanding {
   readonly stated: ItemProfile;
   /** Content words of the query (concept and filler words removed). */
   readonly words: readonly string[];
+  /** The content words with each phrase of a search-equivalents group as the group's token ("dumplings" stands for
+   * momo and dim sum too): what an item must hold to contain the query. */
+  readonly terms: readonly string[];
   /** How many people the query asks to feed ("for 4 people", "party pack", "for one"), from its original text. */
   readonly serving: number | null;
   /** The word sets of the names of the dish the query names exactly, for names of two words or more ("minced
@@ -163,6 +167,18 @@ function namesWords(dish: Dish): readonly ReadonlySet<string>[] {
   return sets;
 }
 
+const dishNameTerms = new Map<number, readonly ReadonlySet<string>[]>();
+
+/** namesWords with the tokens of the search-equivalents groups each name holds, for a query's terms, cached. */
+function namesTerms(dish: Dish): readonly ReadonlySet<string>[] {
+  let sets = dishNameTerms.get(dish.id);
+  if (!sets) {
+    sets = namesWords(dish).map((names) => new Set([...names, ...equivalenceTokens([...names])]));
+    dishNameTerms.set(dish.id, sets);
+  }
+  return sets;
+}
+
 /**
  * A query that asks for a whole cuisine ("chinese", "south indian food", "indo chinese"), by the knowledge base's
  * cuisine labels and the usual other names of a few; the course-like labels (Bakery, Beverages, Desserts) are
@@ -182,6 +198,9 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   const pairing = PAIRING_PHRASE.exec(cleanedQuery);
   if (pairing) return pairingQuery(cleanedQuery, (pairing[1] ?? pairing[2])!);
   const words = toEnglishFoodWords(cleanedQuery).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  // A food a menu names in several words ("instant noodles", "flattened rice") is a dish, not the concept its last
+  // word also is (noodles, rice): the words of such phrases are never concept words.
+  const named = equivalencePhrasePositions(words);
   const covered = new Set<number>();
   const tags = new Set<Tag>();
   const avoid = new Set<Tag>();
@@ -190,7 +209,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   const sorted = [...getConcepts()].sort((a, b) => b.phrase.length - a.phrase.length);
   for (const c of sorted) {
     for (let i = 0; i + c.phrase.length <= words.length; i++) {
-      if (c.phrase.every((w, k) => words[i + k] === w) && ![...Array(c.phrase.length).keys()].some((k) => covered.has(i + k))) {
+      if (c.phrase.every((w, k) => words[i + k] === w) && ![...Array(c.phrase.length).keys()].some((k) => covered.has(i + k) || named.has(i + k))) {
         for (let k = 0; k < c.phrase.length; k++) covered.add(i + k);
         if (i > 0 && NEGATORS.has(words[i - 1]!) && !covered.has(i - 1)) {
           covered.add(i - 1);
@@ -242,7 +261,8 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   const cues = menuTextCues(cleanedQuery);
   const stated = { ...profile, diet: cues.diet.value, protein: cues.protein.value ?? (profile.dishHow === 'exact' ? profile.protein : null), eggByRecipeOnly: false };
   const dishNames = profile.dishHow === 'exact' && content > 0 ? namesWords(profile.dish!).filter((names) => names.size >= 2) : [];
-  return { text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spellingOf(contentWords, profile), serving, dishNames, pairWith: null };
+  const spelled = spellingOf(contentWords, profile);
+  return { text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spelled, terms: equivalenceTerms(spelled), serving, dishNames, pairWith: null };
 }
 
 /** A query for what goes with `target`: no dish, diet or words of its own, only the target's course and cuisine. */
@@ -255,7 +275,7 @@ function pairingQuery(cleanedQuery: string, target: string): QueryUnderstanding 
   const candidates = dish ? [dish] : (lookup.dishesByToken.get(head) ?? []).map((id) => book.dishes[id]!);
   const neutral: ItemProfile = { ...of, dish: null, dishHow: null, dishScore: 0, diet: 'unknown', protein: null, eggByRecipeOnly: false };
   return {
-    text: cleanedQuery, tags: [], avoid: [], course: null, cuisine: null, abstractness: 1, profile: neutral, stated: neutral, words: [],
+    text: cleanedQuery, tags: [], avoid: [], course: null, cuisine: null, abstractness: 1, profile: neutral, stated: neutral, words: [], terms: [],
     serving: null, dishNames: [],
     // "biryani" alone names no one dish, but nearly every dish named so is a rice dish: nothing offers bread with it.
     pairWith: { course: dish?.course ?? of.course, cuisine: dish?.cuisine ?? of.cuisine, rice: candidates.length > 0 && candidates.filter((d) => d.tags.includes('rice')).length >= 0.8 * candidates.length },
@@ -366,14 +386,19 @@ export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: num
   const sameDish = !!qDish && !!item.dish && qDish.id === item.dish.id;
   // "minced mutton" is Mutton Keema, so "Mutton Keema Kaleji" holds the dish the query names, as "Ghee Rava Dosa" holds
   // Rava Dosa for "semolina crepe": a form of it, like an item holding the query's own words.
-  const contains = q.words.length > 0 && (q.words.every((w) => hasWord(item.words, w)) || (!sameDish && q.dishNames.some((names) => holdsAll(item.words, names))));
-  if (contains) z += 2;
+  const containsWords = q.words.length > 0 && (q.words.every((w) => hasWord(item.words, w)) || (!sameDish && q.dishNames.some((names) => holdsAll(item.words, names))));
+  // "dumplings" for "Paneer Dim Sums Steamed", "minced chicken" for "Chicken Keema Pizza": the query's words by another
+  // name a menu uses for them (lexicon/search_equivalents.tsv). Weaker than naming the dish itself, which it may also do.
+  const containsTerms = !containsWords && q.terms.length > 0 && q.terms.every((w) => hasWord(item.words, w));
+  const contains = containsWords || containsTerms;
+  if (containsWords) z += 2;
   // "bitter gourd" asks for "Karela Fried": the query's words are all in one of the names the knowledge base knows
   // the item's dish by, which is as good as naming the dish, one word included ("quail" for "Tandoori Bater", whose
   // cosine is low: the encoder does not know the Hindi name). One word used to count only +2, as a family ("fry");
   // +4 measured better on the dev queries (0.819 -> 0.827: "quail", "noix de coco" found, no loss over 0.03).
   // Only for a query that names no dish itself: "paneer tikka" is Paneer Tikka, not the Paneer *Tikka* Lababdar.
-  else if (!qDish && q.words.length > 0 && item.dish && namesWords(item.dish).some((names) => q.words.every((w) => hasWord(names, w)))) z += 4;
+  else if (!qDish && q.terms.length > 0 && item.dish && namesTerms(item.dish).some((names) => q.terms.every((w) => hasWord(names, w)))) z += 4;
+  else if (containsTerms && !sameDish) z += 3;
   // A one-word query ("anda", "paneer") names a family of dishes, so another dish is not a mismatch.
   // "idli sambar" is mostly answered by "Idli (2pc)": an item whose dish is the query dish's head part is close to it,
   // and "onion uthappam" by the other uthappams after it.
@@ -422,10 +447,11 @@ export interface SearchOutcome {
   readonly results: { index: number; score: number; reranker_score: number | null; is_fallback: boolean }[];
 }
 
-/** An item name's words with their singulars, for hasWord. */
+/** An item name's words with their singulars, for hasWord, and the tokens of the search-equivalents groups they hold. */
 function withSingulars(words: readonly string[]): Set<string> {
   const set = new Set(words);
   for (const w of words) set.add(singular(w));
+  for (const t of equivalenceTokens(words)) set.add(t);
   return set;
 }
 

@@ -8,6 +8,7 @@ import { buildDishLookup, loadLookupLexicons } from './lookup.js';
 import type { DishLookup, DishMatch } from './lookup.js';
 import { alignDevanagariAlias, hasDevanagari } from './transliterate.js';
 import { readList, readTsv } from './tsv.js';
+import { loadSearchEquivalents } from './equivalents.js';
 
 export { CUISINE_FAMILIES, CUISINE_LABELS, COURSES, cuisineAffinity, DIETS, PROTEINS, TAGS, loadDishBook, nameKey } from './dishes.js';
 export type { Course, Cuisine, Diet, Dish, DishBook, Protein, Tag } from './dishes.js';
@@ -207,6 +208,11 @@ export function validateKnowledge(dir: string = KNOWLEDGE_DIR): KnowledgeReport 
     ['cuisine_cues.tsv', ['keyword', 'cuisine', 'strength']],
     ['translations.tsv', ['word', 'english']],
   ];
+  try {
+    lexicons['search_equivalents.tsv'] = new Set([...loadSearchEquivalents(dir).values()].flat().map((p) => p.token)).size;
+  } catch (err) {
+    problems.push((err as Error).message);
+  }
   try {
     lexicons['flavours.tsv'] = readTsv(join(dir, 'lexicon', 'flavours.tsv'), ['keyword', 'tag', 'note']).length;
   } catch (err) {

@@ -1,0 +1,88 @@
+import { join } from 'node:path';
+import { KNOWLEDGE_DIR } from '../paths.js';
+import { readTsv } from './tsv.js';
+import { singular } from '../dish-words.js';
+
+/** A phrase of lexicon/search_equivalents.tsv, as folded words, with its group's token. */
+interface Phrase {
+  readonly words: readonly string[];
+  readonly token: string;
+}
+
+let byFirstWord: ReadonlyMap<string, readonly Phrase[]> | null = null;
+
+/** Lower-case, accents folded, plural folded: how both a query's and an item's words are compared. */
+export function foldWord(w: string): string {
+  return singular(w.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase());
+}
+
+export function loadSearchEquivalents(dir: string = KNOWLEDGE_DIR): ReadonlyMap<string, readonly Phrase[]> {
+  const map = new Map<string, Phrase[]>();
+  const seen = new Map<string, number>();
+  for (const row of readTsv(join(dir, 'lexicon', 'search_equivalents.tsv'), ['words', 'note'])) {
+    // The token cannot collide with a word: words are split on everything but letters and digits.
+    const token = `≡${row.line}`;
+    for (const phrase of row.cells[0]!.split('|')) {
+      const words = phrase.split(/[^\p{L}\p{N}]+/u).filter(Boolean).map(foldWord);
+      if (words.length === 0) throw new Error(`${row.file}:${row.line}: empty phrase`);
+      const key = words.join(' ');
+      const prev = seen.get(key);
+      if (prev !== undefined && prev !== row.line) throw new Error(`${row.file}:${row.line}: "${key}" is already in the group on line ${prev}`);
+      seen.set(key, row.line);
+      const list = map.get(words[0]!) ?? [];
+      list.push({ words, token });
+      map.set(words[0]!, list);
+    }
+  }
+  // Longest phrase first, so "nimbu pani" is read before "nimbu".
+  for (const list of map.values()) list.sort((a, b) => b.words.length - a.words.length);
+  return map;
+}
+
+function phraseAt(words: readonly string[], i: number): Phrase | null {
+  byFirstWord ??= loadSearchEquivalents();
+  for (const p of byFirstWord.get(words[i]!) ?? []) if (p.words.every((w, k) => words[i + k] === w)) return p;
+  return null;
+}
+
+/**
+ * A query's content words with each phrase of a group replaced by the group's token: ["minced", "chicken", "pizza"] →
+ * ["≡keema", "≡chicken", "pizza"] (tokens are opaque). Words outside every group stay as they are.
+ */
+export function equivalenceTerms(words: readonly string[]): string[] {
+  const folded = words.map(foldWord);
+  const out: string[] = [];
+  for (let i = 0; i < folded.length; ) {
+    const p = phraseAt(folded, i);
+    if (p) {
+      out.push(p.token);
+      i += p.words.length;
+    } else {
+      out.push(words[i]!);
+      i++;
+    }
+  }
+  return out;
+}
+
+/** The tokens of every group whose phrase an item's words hold ("Paneer Dim Sums Steamed": the dumpling group's). */
+export function equivalenceTokens(words: readonly string[]): string[] {
+  const folded = words.map(foldWord);
+  const out: string[] = [];
+  for (let i = 0; i < folded.length; i++) {
+    byFirstWord ??= loadSearchEquivalents();
+    for (const p of byFirstWord.get(folded[i]!) ?? []) if (p.words.every((w, k) => folded[i + k] === w)) out.push(p.token);
+  }
+  return out;
+}
+
+/** The word positions of the multi-word phrases of any group in `words` ("instant noodles", "flattened rice"). */
+export function equivalencePhrasePositions(words: readonly string[]): Set<number> {
+  const folded = words.map(foldWord);
+  const out = new Set<number>();
+  for (let i = 0; i < folded.length; i++) {
+    const p = phraseAt(folded, i);
+    if (p && p.words.length > 1) for (let k = 0; k < p.words.length; k++) out.add(i + k);
+  }
+  return out;
+}
