@@ -39,3 +39,16 @@ t.test('variantDifference: a flavour added to a dish makes another item, a flavo
   t.equal(variantDifference('Egg Biryani in Veg Gravy', 'Egg Biryani in Non Veg Gravy'), '+non', 'the non-veg gravy makes another item');
   t.equal(variantDifference('Fruit Salad', 'Fruit Salad Our Combinations'), null, '"combinations" of fruit are not a combo');
 });
+
+t.test('judgePairs: the names a menu uses for one food read as the same words, search-only names do not', async (t) => {
+  const { judgePairs } = await import('../src/core/match.js');
+  const { sameDishKey } = await import('../src/core/knowledge/equivalents.js');
+  t.equal(sameDishKey('chicken dim sum'), sameDishKey('chicken momos'));
+  t.not(sameDishKey('chicken wrap'), sameDishKey('chicken kathi roll'), 'a wrap and a kathi roll may be two items on one menu');
+  // Cosines below the gate, no cross-encoder: only the knowledge can make these a match.
+  const pairs = [['Chicken Dim Sum', 'Chicken Momo'], ['Chicken Gyoza', 'Chicken Potstickers'], ['Chicken Wrap', 'Chicken Kathi Roll'], ['Veg Dim Sum', 'Chicken Momo']] as const;
+  const verdicts = await judgePairs(pairs, [0.3, 0.3, 0.3, 0.3], 0.85, null);
+  t.same(verdicts.map((v) => v.match), [true, true, false, false]);
+  t.equal(verdicts[0]!.reranker_score, 0.97, 'scored as the same dish');
+  t.ok(verdicts[3]!.dietary_conflict, 'a conflict still wins over the same words');
+});

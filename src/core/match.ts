@@ -4,6 +4,7 @@ import { courseGroup } from './knowledge/dishes.js';
 import { toEnglishFoodWords } from './knowledge/translate.js';
 import { variantDifference, type VariantDifference } from './variants.js';
 import { dishWords } from './dish-words.js';
+import { sameDishKey } from './knowledge/equivalents.js';
 
 /**
  * The precision stage for "are these the same dish?", used by /match and /dedup.
@@ -127,12 +128,15 @@ interface Rendering {
   readonly text: string;
   readonly key: string;
   readonly dishKey: string;
+  /** The dish key with the names of one food in lexicon/search_equivalents.tsv as one token ("momo" for "dim sum"). */
+  readonly sameDishKey: string;
 }
 
 function renderForMatch(text: string): Rendering {
   const english = toEnglishFoodWords(text);
   const key = nameKey(english);
-  return { text: english, key, dishKey: withoutAccompaniments(english) ?? key };
+  const dishKey = withoutAccompaniments(english) ?? key;
+  return { text: english, key, dishKey, sameDishKey: sameDishKey(dishKey) };
 }
 
 /**
@@ -174,8 +178,9 @@ export async function judgePairs(
     return r;
   };
   const rendered = pairs.map(([a, b]) => [render(a), render(b)] as const);
-  // The same words, or the same once the accompaniments one or both list are set aside ("Nuggets" / "Nuggets + Dip").
-  const sameWords = rendered.map(([a, b]) => a.key === b.key || a.dishKey === b.dishKey);
+  // The same words, or the same once the accompaniments one or both list are set aside ("Nuggets" / "Nuggets + Dip"),
+  // or once the names a menu uses for one food are read as one ("Chicken Dim Sum" / "Chicken Momo").
+  const sameWords = rendered.map(([a, b]) => a.key === b.key || a.dishKey === b.dishKey || a.sameDishKey === b.sameDishKey);
   // The gate bounds precision-stage cost; a knowledge-base identity costs nothing, so a synonym the base encoder
   // scores low (Murgh Makhani / Butter Chicken, cosine 0.15) still reaches the precision stage.
   const gated = cosines.map((c, i) => c >= MATCH_COSINE_GATE || sameWords[i]! || dishIdentity(profiles[i]![0], profiles[i]![1]) === 'same');

@@ -7,6 +7,8 @@ import { singular } from '../dish-words.js';
 interface Phrase {
   readonly words: readonly string[];
   readonly token: string;
+  /** The names make one dish (match and dedup read them too), or only answer for each other in a search. */
+  readonly sameDish: boolean;
 }
 
 let byFirstWord: ReadonlyMap<string, readonly Phrase[]> | null = null;
@@ -19,7 +21,9 @@ export function foldWord(w: string): string {
 export function loadSearchEquivalents(dir: string = KNOWLEDGE_DIR): ReadonlyMap<string, readonly Phrase[]> {
   const map = new Map<string, Phrase[]>();
   const seen = new Map<string, number>();
-  for (const row of readTsv(join(dir, 'lexicon', 'search_equivalents.tsv'), ['words', 'note'])) {
+  for (const row of readTsv(join(dir, 'lexicon', 'search_equivalents.tsv'), ['words', 'scope', 'note'])) {
+    const scope = row.cells[1];
+    if (scope !== 'same' && scope !== 'search') throw new Error(`${row.file}:${row.line}: scope must be same or search, got ${scope}`);
     // The token cannot collide with a word: words are split on everything but letters and digits.
     const token = `≡${row.line}`;
     for (const phrase of row.cells[0]!.split('|')) {
@@ -30,7 +34,7 @@ export function loadSearchEquivalents(dir: string = KNOWLEDGE_DIR): ReadonlyMap<
       if (prev !== undefined && prev !== row.line) throw new Error(`${row.file}:${row.line}: "${key}" is already in the group on line ${prev}`);
       seen.set(key, row.line);
       const list = map.get(words[0]!) ?? [];
-      list.push({ words, token });
+      list.push({ words, token, sameDish: scope === 'same' });
       map.set(words[0]!, list);
     }
   }
@@ -39,9 +43,9 @@ export function loadSearchEquivalents(dir: string = KNOWLEDGE_DIR): ReadonlyMap<
   return map;
 }
 
-function phraseAt(words: readonly string[], i: number): Phrase | null {
+function phraseAt(words: readonly string[], i: number, sameDishOnly = false): Phrase | null {
   byFirstWord ??= loadSearchEquivalents();
-  for (const p of byFirstWord.get(words[i]!) ?? []) if (p.words.every((w, k) => words[i + k] === w)) return p;
+  for (const p of byFirstWord.get(words[i]!) ?? []) if ((!sameDishOnly || p.sameDish) && p.words.every((w, k) => words[i + k] === w)) return p;
   return null;
 }
 
@@ -49,11 +53,11 @@ function phraseAt(words: readonly string[], i: number): Phrase | null {
  * A query's content words with each phrase of a group replaced by the group's token: ["minced", "chicken", "pizza"] →
  * ["≡keema", "≡chicken", "pizza"] (tokens are opaque). Words outside every group stay as they are.
  */
-export function equivalenceTerms(words: readonly string[]): string[] {
+export function equivalenceTerms(words: readonly string[], sameDishOnly = false): string[] {
   const folded = words.map(foldWord);
   const out: string[] = [];
   for (let i = 0; i < folded.length; ) {
-    const p = phraseAt(folded, i);
+    const p = phraseAt(folded, i, sameDishOnly);
     if (p) {
       out.push(p.token);
       i += p.words.length;
@@ -85,4 +89,12 @@ export function equivalencePhrasePositions(words: readonly string[]): Set<number
     if (p && p.words.length > 1) for (let k = 0; k < p.words.length; k++) out.add(i + k);
   }
   return out;
+}
+
+/**
+ * A name key with each name of a `same`-scope group as the group's token, for match and dedup: "chicken dim sum" and
+ * "chicken momo" get one key. Other words are kept, plurals and all, as the key had them.
+ */
+export function sameDishKey(key: string): string {
+  return equivalenceTerms(key.split(' ').filter(Boolean), true).join(' ');
 }
