@@ -144,12 +144,15 @@ function renderForMatch(text: string): Rendering {
  * name by its contained words ("Garlic Lachha Paratha" read as Laccha Paratha at 0.72) does not outweigh a word that
  * makes another item ("+garlic", "Piri Piri McSpicy Paneer Burger"), unless the dish's own name has that word:
  * "McAloo Tikki" is the Aloo Tikki Burger, so "McAloo Tikki Burger" adds nothing ("Valencia Orange" / "… Juice" too).
- * Two confident resolutions (CONFIDENT_DISH_SCORE each) stay one dish. `why` is the reason the two differ.
+ * An added form word counts however sure both resolutions are, unless one of the dish's names has it: "McAloo Tikki
+ * Double Patty Burger" resolves to the Aloo Tikki Burger with 0.95, and is still the double. Other differences (a
+ * swap, a combo, a course) leave two confident resolutions (CONFIDENT_DISH_SCORE each) one dish. `why` is the reason
+ * the two differ.
  */
 export function madeAnother(a: ItemProfile, b: ItemProfile, why: Apart | null): boolean {
-  if (why === null || bothConfident(a, b)) return false;
-  if (why.kind !== 'added' || !a.dish) return true;
-  return !dishWords(a.dish.name).includes(why.word);
+  if (why === null) return false;
+  if (why.kind === 'added') return !a.dish || !a.dish.keys.some((k) => dishWords(k).includes(why.word));
+  return !bothConfident(a, b);
 }
 
 /** Why two texts the words or courses tell apart are two items: a variant difference, or courses in different groups. */

@@ -93,8 +93,9 @@ export function equivalencePhrasePositions(words: readonly string[]): Set<number
 
 /**
  * A name key with each name of a `same`-scope group as the group's token, for match and dedup: "chicken dim sum" and
- * "chicken momo" get one key. Other words are kept, plurals and all, as the key had them.
+ * "chicken momo" get one key. Other words are kept as the key had them; the words are sorted, since the order of a
+ * name's words rarely makes another dish ("Veg Dim Sums Steamed" / "Veg Steamed Momos").
  */
 export function sameDishKey(key: string): string {
-  return equivalenceTerms(key.split(' ').filter(Boolean), true).join(' ');
+  return equivalenceTerms(key.split(' ').filter(Boolean), true).sort().join(' ');
 }
