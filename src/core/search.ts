@@ -253,7 +253,9 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
     contentWords = [];
   }
   const content = contentWords.length;
-  const abstractness = tags.size + avoid.size + (course ? 1 : 0) + (cuisine ? 1 : 0) + (serving !== null ? 1 : 0) === 0 ? 0 : covered.size / Math.max(1, covered.size + content);
+  // A query with a need and no content words is wholly abstract, even when cleaning took the words that say the need
+  // ("meal for a family": "family" is size noise to cleaning, so only filler is left to read).
+  const abstractness = tags.size + avoid.size + (course ? 1 : 0) + (cuisine ? 1 : 0) + (serving !== null ? 1 : 0) === 0 ? 0 : content === 0 ? 1 : covered.size / (covered.size + content);
   // A query that names a dish exactly has that dish's course: "semolina crepe" is Rava Dosa, not a dessert crepe.
   const cue = profile.dishHow === 'exact' ? null : categoryOf(cleanedQuery);
   const namedCourse = cue === null ? profile.dish!.course : cue.confidence >= 0.7 ? cue.value : null;
