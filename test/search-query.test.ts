@@ -69,3 +69,12 @@ t.test('rankSearch: an item holding the query under another name passes the gate
   const pizza = rankSearch(understand('pizza'), profiles, cosines, 10).results;
   t.ok(pizza.every((r) => r.is_fallback), 'a query no item names under any name gets only fallbacks');
 });
+
+t.test('understandQuery: a curry is no rice dish, a light dinner is a main, a need alone is wholly abstract', async (t) => {
+  const mild = understand('mild curry, not spicy');
+  t.same([[...mild.tags].sort(), [...mild.avoid].sort(), mild.course], [['creamy'], ['noodles', 'rice', 'spicy'], 'main']);
+  t.equal(understand('light dinner').course, 'main', 'a dinner is a main course, not a side salad');
+  const family = understand('meal for a family');
+  t.equal(family.serving, 4);
+  t.equal(family.abstractness, 1, 'cleaning strips "family" as size noise; what is left is filler, so the serving is the whole ask');
+});
