@@ -78,3 +78,10 @@ t.test('understandQuery: a curry is no rice dish, a light dinner is a main, a ne
   t.equal(family.serving, 4);
   t.equal(family.abstractness, 1, 'cleaning strips "family" as size noise; what is left is filler, so the serving is the whole ask');
 });
+
+t.test('understandQuery: a veg ingredient is not the query asking for veg', async (t) => {
+  t.equal(understand('chocolate lover').stated.diet, 'unknown', 'the egg mousse answers a chocolate lover too');
+  t.equal(understand('veg burger').stated.diet, 'veg', '"veg" is asked for');
+  t.equal(understand('eggless cake').stated.diet, 'veg');
+  t.equal(understand('chicken biryani').stated.diet, 'non_veg');
+});
