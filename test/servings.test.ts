@@ -36,3 +36,8 @@ t.test('servingsAgree compares one, two and a group', async (t) => {
   t.notOk(servingsAgree(2, 4));
   t.notOk(servingsAgree(4, 1));
 });
+
+t.test('servingOf: a big pack, a pack for home and friends are for a group', async (t) => {
+  for (const q of ['ghar ke liye bada pack', 'big pack of ice cream', 'something to share with friends', 'large pack for home']) t.equal(servingOf(q), 4, q);
+  t.equal(servingOf('bada pav'), null, 'a big pav is no pack');
+});

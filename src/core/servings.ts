@@ -25,7 +25,7 @@ const COUNTED: readonly RegExp[] = [
 ];
 
 /** Words that say the size without a number. */
-const GROUP = /\b(?:party|family|group|feast|jumbo pack|sharing|share|bucket|friends|gang|crowd|everyone)\b/i;
+const GROUP = /\b(?:party|family|group|feast|jumbo pack|(?:big|large|bada|badi|bara) pack|sharing|share|bucket|friends|gang|crowd|everyone|ghar ke liye|for home)\b/i;
 const PAIR = /\b(?:couple|duo|buddy|twosome)\b/i;
 // A cup under 200 ml is one serving (a 100ml ice cream); a 500ml tub or a 1.25L bottle says nothing about people.
 const SINGLE = /\b(?:personal|single|solo|individual|for one|just me|1\s*person|mini|(?:[5-9]\d|1\d\d)\s*ml)\b/i;
@@ -34,7 +34,8 @@ const SINGLE = /\b(?:personal|single|solo|individual|for one|just me|1\s*person|
 export const SERVING_WORDS: ReadonlySet<string> = new Set([
   ...Object.keys(NUMBER_WORDS), 'serving', 'serves', 'serve', 'people', 'persons', 'person', 'pax', 'guests', 'party',
   'group', 'big', 'large', 'family', 'pack', 'deal', 'deals', 'offer', 'offers', 'sharing', 'share', 'solo', 'personal',
-  'individual', 'single', 'just', 'me', 'us', 'of', 'couple', 'duo', 'friends', 'gang', 'crowd', 'everyone',
+  'individual', 'single', 'just', 'me', 'us', 'of', 'couple', 'duo', 'friends', 'gang', 'crowd', 'everyone', 'bada', 'badi',
+  'bara', 'ghar', 'home',
 ]);
 
 export function servingOf(text: string): number | null {
