@@ -49,7 +49,7 @@ t.test('search equivalents: the names a menu uses for the same food answer for e
   t.same(equivalenceTerms(['dumplings']), equivalenceTerms(['momos']), 'plurals folded, one group');
   t.same(equivalenceTerms(['dim', 'sum']), equivalenceTerms(['momo']), 'a phrase is one term');
   t.notSame(equivalenceTerms(['ragi']), equivalenceTerms(['jowar']), 'two millets are two groups, not one "millet"');
-  t.same(equivalenceTerms(['tandoori', 'pizza']), ['tandoori', 'pizza'], 'words outside every group stay as typed');
+  t.same(equivalenceTerms(['margherita', 'pizza']), ['margherita', 'pizza'], 'words outside every group stay as typed');
   t.same([...equivalenceTokens(['paneer', 'dim', 'sums', 'steamed'])].sort(), [...equivalenceTerms(['paneer']), ...equivalenceTerms(['dumpling'])].sort(),
     'an item holds the tokens of every group it names');
   const instant = understand('instant noodles');
