@@ -85,3 +85,16 @@ t.test('understandQuery: a veg ingredient is not the query asking for veg', asyn
   t.equal(understand('eggless cake').stated.diet, 'veg');
   t.equal(understand('chicken biryani').stated.diet, 'non_veg');
 });
+
+t.test('usualCourse: an ice-cream menu makes its house names desserts, a food menu says nothing', async (t) => {
+  const { usualCourse } = await import('../src/core/search.js');
+  const parlour = ['Vanilla Ice Cream', 'Chocolate Ice Cream', 'Mango Kulfi', 'Gulab Jamun', 'Butterscotch Ice Cream', 'Brownie Sundae', 'Alphonso Mango 100ml', 'Cold Coffee'];
+  t.equal(usualCourse(parlour.map((s) => profileItem(clean(s).text))), 'dessert');
+  const diner = ['Paneer Tikka', 'Dal Makhani', 'Butter Naan', 'Gulab Jamun', 'Masala Chai', 'Veg Biryani'];
+  t.equal(usualCourse(diner.map((s) => profileItem(clean(s).text))), null);
+  // Through rankSearch: at the parlour, "Alphonso Mango 100ml" (course open) answers a dessert query on its cosine.
+  const profiles = parlour.map((s) => profileItem(clean(s).text));
+  const cosines = parlour.map((s) => (s.startsWith('Alphonso') ? 0.55 : 0.3));
+  const got = rankSearch(understand('mango dessert'), profiles, cosines, 10).results.map((r) => parlour[r.index]);
+  t.ok(got.includes('Alphonso Mango 100ml'), `a mango dessert at the parlour: ${got.join(', ')}`);
+});
