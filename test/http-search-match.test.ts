@@ -150,6 +150,28 @@ t.test('/search and /match through HTTP', async (t) => {
     t.notOk(single.slice(0, 2).some((x) => /Party|Family/.test(x)), `a single serving is not a party pack (got ${single.join(', ')})`);
   });
 
+  t.test('search and match: another name a menu uses for the same food', async (t) => {
+    const MOMO = ['Veg. Dim Sums Steamed', 'Paneer Dim Sums Fried', 'Veg Hakka Noodles', 'Chilli Paneer Dry', 'Bhindi Chana', 'Masala Maggi', 'Plain Maggi', 'Cold Coffee'];
+    const texts = async (query: string): Promise<string[]> => {
+      const r = await search({ query, corpus: MOMO, top_k: 10 });
+      t.equal(r.status, 200);
+      return r.body.results.filter((x: { is_fallback: boolean }) => !x.is_fallback).map((x: { text: string }) => x.text);
+    };
+    const dumplings = await texts('dumplings');
+    t.ok(dumplings.includes('Veg. Dim Sums Steamed') && dumplings.includes('Paneer Dim Sums Fried'), `dumplings: ${dumplings.join(', ')}`);
+    t.notOk(dumplings.includes('Cold Coffee'), 'and not the coffee');
+    const momos = await texts('paneer wale momos');
+    t.equal(momos[0], 'Paneer Dim Sums Fried', `paneer momos: ${momos.join(', ')}`);
+    const instant = await texts('instant noodles');
+    t.ok(instant.includes('Plain Maggi') && instant.includes('Masala Maggi'), `instant noodles: ${instant.join(', ')}`);
+    t.ok((await texts('okra')).includes('Bhindi Chana'), 'okra finds bhindi');
+    const r = await match([['Chicken Dim Sum', 'Chicken Momo'], ['Veg Dim Sums Steamed', 'Veg Steamed Momos'], ['Chicken Wrap', 'Chicken Kathi Roll'], ['Veg Dim Sum', 'Chicken Momo']]);
+    t.equal(r.status, 200);
+    t.same(r.body.results.map((x: { match: boolean }) => x.match), [true, true, false, false], 'same food by another name matches; a conflict still wins');
+    t.equal(r.body.results[0].reranker_score, 0.97);
+    t.ok(r.body.results[3].dietary_conflict);
+  });
+
   t.test('search: nothing sensible → no results; weak tail dropped', async (t) => {
     const sushi = await search({ query: 'sushi', corpus: SOUTH_INDIAN, top_k: 10 });
     t.same(sushi.body.results, [], 'sushi at a South Indian place returns nothing');

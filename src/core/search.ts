@@ -573,7 +573,10 @@ const USUAL_SHARE = 0.6;
 function fallback(q: QueryUnderstanding, items: readonly SearchItem[], scored: SearchCandidate[], topK: number): SearchOutcome['results'] {
   const wanted = q.course ? courseGroup(q.course) : q.profile.dish ? courseGroup(q.profile.dish.course) : categoryOf(q.text).confidence >= 0.7 ? courseGroup(categoryOf(q.text).value) : 'food';
   // A query naming a dish of a cuisine the menu does not serve (sushi at a dosa place) gets no fallback at all.
-  const qCuisine = q.profile.dish?.cuisine ?? (q.profile.cuisineConfidence >= 0.85 ? q.profile.cuisine : null);
+  // Only a dish the query names exactly says its cuisine: a loose resolution ("soup" read as Tortilla Soup) must not
+  // shut the fallback out of every soup of another kitchen.
+  const named = q.profile.dishHow === 'exact' ? q.profile.dish : null;
+  const qCuisine = named?.cuisine ?? (q.profile.cuisineConfidence >= 0.85 ? q.profile.cuisine : null);
   const cuisineOk = (it: ItemProfile): boolean => !qCuisine || wanted !== 'food' || it.cuisine === qCuisine;
   const eligible = scored
     .filter((c) => courseGroup(items[c.index]!.course) === wanted && cuisineOk(items[c.index]!) && c.cosine >= FALLBACK_MIN_COSINE)
