@@ -98,3 +98,12 @@ t.test('usualCourse: an ice-cream menu makes its house names desserts, a food me
   const got = rankSearch(understand('mango dessert'), profiles, cosines, 10).results.map((r) => parlour[r.index]);
   t.ok(got.includes('Alphonso Mango 100ml'), `a mango dessert at the parlour: ${got.join(', ')}`);
 });
+
+t.test('understandQuery: "wraps and rolls" takes either', async (t) => {
+  t.ok(understand('wraps and rolls').anyOf);
+  t.notOk(understand('dal chawal').anyOf);
+  t.notOk(understand('mac and cheese').anyOf, 'a dish named with "and" is one thing');
+  const corpus = ['Paneer Shawarma Wrap', 'Regular Shawarma Roll', 'Chocolate Shake'].map((s) => clean(s).text);
+  const got = rankSearch(understand('wraps and rolls'), corpus.map(profileItem), [0.5, 0.5, 0.5], 10).results.filter((r) => !r.is_fallback).map((r) => r.index);
+  t.same(got.sort(), [0, 1], 'both the wrap and the roll, not the shake');
+});

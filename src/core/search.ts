@@ -131,6 +131,9 @@ export interface QueryUnderstanding {
   /** The content words with each phrase of a search-equivalents group as the group's token ("dumplings" stands for
    * momo and dim sum too): what an item must hold to contain the query. */
   readonly terms: readonly string[];
+  /** The query lists two things it would take either of ("wraps and rolls", "momos or noodles"): an item holding one
+   * of its terms contains it. */
+  readonly anyOf: boolean;
   /** How many people the query asks to feed ("for 4 people", "party pack", "for one"), from its original text. */
   readonly serving: number | null;
   /** The word sets of the names of the dish the query names exactly, for names of two words or more ("minced
@@ -273,7 +276,10 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   const stated = { ...profile, diet: statedDiet, protein: cues.protein.value ?? (profile.dishHow === 'exact' ? profile.protein : null), eggByRecipeOnly: false };
   const dishNames = profile.dishHow === 'exact' && content > 0 ? namesWords(profile.dish!).filter((names) => names.size >= 2) : [];
   const spelled = spellingOf(contentWords, profile);
-  return { text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spelled, terms: equivalenceTerms(spelled), serving, dishNames, pairWith: null };
+  const joiner = words.findIndex((w) => w === 'and' || w === 'or' || w === 'aur');
+  // A dish named with "and" ("mac and cheese", "salt and pepper prawns") is one thing.
+  const anyOf = profile.dishHow !== 'exact' && spelled.length === 2 && joiner > 0 && words[joiner - 1] === spelled[0] && words[joiner + 1] === spelled[1];
+  return { text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spelled, terms: equivalenceTerms(spelled), anyOf, serving, dishNames, pairWith: null };
 }
 
 /** A query for what goes with `target`: no dish, diet or words of its own, only the target's course and cuisine. */
@@ -286,7 +292,7 @@ function pairingQuery(cleanedQuery: string, target: string): QueryUnderstanding 
   const candidates = dish ? [dish] : (lookup.dishesByToken.get(head) ?? []).map((id) => book.dishes[id]!);
   const neutral: ItemProfile = { ...of, dish: null, dishHow: null, dishScore: 0, diet: 'unknown', protein: null, eggByRecipeOnly: false };
   return {
-    text: cleanedQuery, tags: [], avoid: [], course: null, cuisine: null, abstractness: 1, profile: neutral, stated: neutral, words: [], terms: [],
+    text: cleanedQuery, tags: [], avoid: [], course: null, cuisine: null, abstractness: 1, profile: neutral, stated: neutral, words: [], terms: [], anyOf: false,
     serving: null, dishNames: [],
     // "biryani" alone names no one dish, but nearly every dish named so is a rice dish: nothing offers bread with it.
     pairWith: { course: dish?.course ?? of.course, cuisine: dish?.cuisine ?? of.cuisine, rice: candidates.length > 0 && candidates.filter((d) => d.tags.includes('rice')).length >= 0.8 * candidates.length },
@@ -415,7 +421,7 @@ export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: num
   const containsWords = q.words.length > 0 && (q.words.every((w) => hasWord(item.words, w)) || (!sameDish && q.dishNames.some((names) => holdsAll(item.words, names))));
   // "dumplings" for "Paneer Dim Sums Steamed", "minced chicken" for "Chicken Keema Pizza": the query's words by another
   // name a menu uses for them (lexicon/search_equivalents.tsv). Weaker than naming the dish itself, which it may also do.
-  const containsTerms = !containsWords && q.terms.length > 0 && q.terms.every((w) => hasWord(item.words, w));
+  const containsTerms = !containsWords && q.terms.length > 0 && (q.anyOf ? q.terms.some((w) => hasWord(item.words, w)) : q.terms.every((w) => hasWord(item.words, w)));
   const contains = containsWords || containsTerms;
   if (containsWords) z += 2;
   // "bitter gourd" asks for "Karela Fried": the query's words are all in one of the names the knowledge base knows
