@@ -52,3 +52,10 @@ t.test('judgePairs: the names a menu uses for one food read as the same words, s
   t.equal(verdicts[0]!.reranker_score, 0.97, 'scored as the same dish');
   t.ok(verdicts[3]!.dietary_conflict, 'a conflict still wins over the same words');
 });
+
+t.test('judgePairs: an added form word makes another item however sure the resolution', async (t) => {
+  const { judgePairs } = await import('../src/core/match.js');
+  const [double, mc] = await judgePairs([['McAloo Tikki Double Patty Burger', 'McAloo Tikki Burger'], ['McAloo Tikki', 'McAloo Tikki Burger']], [0.94, 0.94], 0.85, null);
+  t.equal(double!.match, false, 'the double is another item though both resolve to the Aloo Tikki Burger');
+  t.equal(mc!.match, true, 'a word one of the dish\'s names has adds nothing');
+});

@@ -401,6 +401,8 @@ function isProteinWord(word: string): boolean {
   let is = proteinWords.get(word);
   if (is === undefined) {
     is = menuTextCues(word).protein.value !== null;
+    // Query words are the customer's: the cache is bounded like the item caches.
+    if (proteinWords.size > 50_000) proteinWords.clear();
     proteinWords.set(word, is);
   }
   return is;
@@ -485,11 +487,23 @@ export interface SearchOutcome {
   readonly results: { index: number; score: number; reranker_score: number | null; is_fallback: boolean }[];
 }
 
-/** An item name's words with their singulars, for hasWord, and the tokens of the search-equivalents groups they hold. */
-function withSingulars(words: readonly string[]): Set<string> {
-  const set = new Set(words);
-  for (const w of words) set.add(singular(w));
-  for (const t of equivalenceTokens(words)) set.add(t);
+const itemWordSets = new Map<string, ReadonlySet<string>>();
+
+/**
+ * An item name's words with their singulars, for hasWord, and the tokens of the search-equivalents groups they hold,
+ * cached: search reads them for every item of every query, and a menu is searched many times.
+ */
+function itemWordsOf(text: string): ReadonlySet<string> {
+  let set = itemWordSets.get(text);
+  if (!set) {
+    const words = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    const all = new Set(words);
+    for (const w of words) all.add(singular(w));
+    for (const t of equivalenceTokens(words)) all.add(t);
+    set = all;
+    if (itemWordSets.size > 50_000) itemWordSets.clear();
+    itemWordSets.set(text, set);
+  }
   return set;
 }
 
@@ -537,7 +551,7 @@ export function rankSearch(q: QueryUnderstanding, profiles: readonly ItemProfile
     return {
       ...p,
       dish,
-      words: withSingulars(p.text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)),
+      words: itemWordsOf(p.text),
       // A food combo ("Butter Chicken + 3 Roti + Green Salad", "Mutton Thali Meal") is a filling meal whatever its dish.
       tags: new Set<Tag>([...(dish?.tags ?? []), ...namedTags, ...(isCombo(p.text) && courseGroup(p.course) === 'food' ? ['filling' as const] : [])]),
       namedTags,

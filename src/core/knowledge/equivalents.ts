@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { KNOWLEDGE_DIR } from '../paths.js';
 import { readTsv } from './tsv.js';
+import { foldAccents } from './translate.js';
 import { singular } from '../dish-words.js';
 
 /** A phrase of lexicon/search_equivalents.tsv, as folded words, with its group's token. */
@@ -15,7 +16,7 @@ let byFirstWord: ReadonlyMap<string, readonly Phrase[]> | null = null;
 
 /** Lower-case, accents folded, plural folded: how both a query's and an item's words are compared. */
 export function foldWord(w: string): string {
-  return singular(w.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase());
+  return singular(foldAccents(w));
 }
 
 export function loadSearchEquivalents(dir: string = KNOWLEDGE_DIR): ReadonlyMap<string, readonly Phrase[]> {
@@ -43,15 +44,19 @@ export function loadSearchEquivalents(dir: string = KNOWLEDGE_DIR): ReadonlyMap<
   return map;
 }
 
-function phraseAt(words: readonly string[], i: number, sameDishOnly = false): Phrase | null {
+/** The phrases of any group that start at word `i` of folded `words`, longest first. */
+function phrasesAt(words: readonly string[], i: number): Phrase[] {
   byFirstWord ??= loadSearchEquivalents();
-  for (const p of byFirstWord.get(words[i]!) ?? []) if ((!sameDishOnly || p.sameDish) && p.words.every((w, k) => words[i + k] === w)) return p;
-  return null;
+  return (byFirstWord.get(words[i]!) ?? []).filter((p) => p.words.every((w, k) => words[i + k] === w));
+}
+
+function phraseAt(words: readonly string[], i: number, sameDishOnly = false): Phrase | null {
+  return phrasesAt(words, i).find((p) => !sameDishOnly || p.sameDish) ?? null;
 }
 
 /**
- * A query's content words with each phrase of a group replaced by the group's token: ["minced", "chicken", "pizza"] →
- * ["≡keema", "≡chicken", "pizza"] (tokens are opaque). Words outside every group stay as they are.
+ * A query's content words with each phrase of a group replaced by the group's token (opaque: "≡" and the group's
+ * line): ["minced", "chicken", "pizza"] → [<keema group>, "chicken", "pizza"]. Words outside every group stay as they are.
  */
 export function equivalenceTerms(words: readonly string[], sameDishOnly = false): string[] {
   const folded = words.map(foldWord);
@@ -72,12 +77,7 @@ export function equivalenceTerms(words: readonly string[], sameDishOnly = false)
 /** The tokens of every group whose phrase an item's words hold ("Paneer Dim Sums Steamed": the dumpling group's). */
 export function equivalenceTokens(words: readonly string[]): string[] {
   const folded = words.map(foldWord);
-  const out: string[] = [];
-  for (let i = 0; i < folded.length; i++) {
-    byFirstWord ??= loadSearchEquivalents();
-    for (const p of byFirstWord.get(folded[i]!) ?? []) if (p.words.every((w, k) => folded[i + k] === w)) out.push(p.token);
-  }
-  return out;
+  return folded.flatMap((_, i) => phrasesAt(folded, i).map((p) => p.token));
 }
 
 /** The word positions of the multi-word phrases of any group in `words` ("instant noodles", "flattened rice"). */

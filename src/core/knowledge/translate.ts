@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { KNOWLEDGE_DIR } from '../paths.js';
 import { readTsv } from './tsv.js';
 
-function fold(s: string): string {
+/** Lower-case with accents folded ("Crème" → "creme"): how other-language words are compared. */
+export function foldAccents(s: string): string {
   return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 }
 
@@ -10,7 +11,7 @@ let table: { words: string[]; english: string }[] | null = null;
 
 function load(dir: string = KNOWLEDGE_DIR): { words: string[]; english: string }[] {
   return readTsv(join(dir, 'lexicon', 'translations.tsv'), ['word', 'english'])
-    .map((r) => ({ words: fold(r.cells[0]!).split(/[\s']+/).filter(Boolean), english: r.cells[1]! }))
+    .map((r) => ({ words: foldAccents(r.cells[0]!).split(/[\s']+/).filter(Boolean), english: r.cells[1]! }))
     .sort((a, b) => b.words.length - a.words.length);
 }
 
@@ -21,7 +22,7 @@ function load(dir: string = KNOWLEDGE_DIR): { words: string[]; english: string }
  */
 export function toEnglishFoodWords(text: string): string {
   table ??= load();
-  const words = fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const words = foldAccents(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   const out: string[] = [];
   let changed = false;
   for (let i = 0; i < words.length; ) {
