@@ -59,3 +59,24 @@ t.test('judgePairs: an added form word makes another item however sure the resol
   t.equal(double!.match, false, 'the double is another item though both resolve to the Aloo Tikki Burger');
   t.equal(mc!.match, true, 'a word one of the dish\'s names has adds nothing');
 });
+
+t.test('spelledAlike: two names that differ only by a misspelling are one name; two known words never are', async (t) => {
+  const { spelledAlike } = await import('../src/core/defining-words.js');
+  const alike: [string, string][] = [
+    ['Mughalaih Biryani', 'Mughlai Biryani'], // an unknown word two edits from a known one
+    ['Hydrabadee Biryani', 'Hyderabadi Biryani'],
+    ['Gooseberri Juice', 'Gooseberry Juice'],
+    ['Chicken Tikka Masla', 'Chicken Tikka Masala'],
+  ];
+  for (const [a, b] of alike) t.ok(spelledAlike(a, b), `${a} / ${b}`);
+  const apart: [string, string][] = [
+    ['Malai Kofta', 'Malai Korma'], // two known dishes
+    ['Chicken Keema', 'Chicken Kebab'],
+    ['Bun Maska', 'Bun Masala'],
+    ['Veg Pahari Fresh Steam Momo', 'Veg Pahari Feast Steam Momo'],
+    ['Biryni', 'Biryani'], // no shared word: a lone typo is not read into a lone word
+    ['Paneer Tikka', 'Paneer Tikka'], // the same words are not a spelling difference
+    ['Garlic Naan', 'Butter Naan'],
+  ];
+  for (const [a, b] of apart) t.notOk(spelledAlike(a, b), `${a} / ${b}`);
+});

@@ -1,18 +1,14 @@
-import { join } from 'node:path';
-import { KNOWLEDGE_DIR } from './paths.js';
-import { readTsv } from './knowledge/tsv.js';
 import { nameKey } from './knowledge/dishes.js';
-import { getKnowledge, loadKnowledge } from './knowledge/index.js';
-import { editDistance } from './text/clean.js';
-import { differingWords, dishWords, singular } from './dish-words.js';
-import { proteinOf } from './knowledge/cues.js';
-import { soundKey } from './knowledge/transliterate.js';
+import { getKnowledge } from './knowledge/index.js';
+import { dishWords } from './dish-words.js';
+import { definingWords, wordDifference, type DefiningWordLexicon } from './defining-words.js';
 import { conflicts, profileItem } from './items.js';
 import { judgePairs, SAME_DISH_PROBABILITY, type PairScorer } from './match.js';
 import { allPairsAboveAsync, cosineTopKAsync, unionFind } from '../native/index.js';
 import { dot } from './inference/encoder.js';
 
 export { dishWords };
+export { definingWordDifference } from './defining-words.js';
 
 /**
  * Duplicate clusters in one menu, shared by POST /dedup and POST /report (which embeds each item once and hands the
@@ -34,148 +30,6 @@ export { dishWords };
  *
  * Lowering the threshold groups more aggressively: more pairs pass step 3's cosine test; the guards still hold.
  */
-
-// ---------------------------------------------------------------------------------------------------------------
-// The dish-defining word guard
-
-export interface DefiningWordLexicon {
-  /** Words whose presence on one side only makes a different dish (a known food word that is not optional). */
-  readonly defining: ReadonlySet<string>;
-  /** Every word the knowledge base knows (dish names, aliases, lexicons): a known word is never a typo of another. */
-  readonly known: ReadonlySet<string>;
-  /** Rare spelling → usual spelling, learned by the knowledge base from its aliases (masla → masala). */
-  readonly spellingVariants: ReadonlyMap<string, string>;
-}
-
-/**
- * Builds the defining words from the knowledge base rather than from a list of special cases:
- *   - every word by which the two sides of a hard negative differ (hard_negatives.tsv: diet, protein, style, form,
- *     variant, brand and add-on kinds: garlic/butter, dry/gravy, biryani, eggless, coke/pepsi, meal, extra, …);
- *   - the words of the course lexicon (category.tsv: biryani, naan, shake, cake, soup, …) and of the strong cuisine
- *     cues (cuisine_cues.tsv: pizza, dosa, manchurian, …), which name dish forms;
- *   - every other word of the dish names and aliases: on one menu, a food word one item has and the other lacks
- *     (Ghee Onion Rava Dosa / Onion Rava Dosa, Babycorn Mushroom Curry / Mushroom Curry) names another item;
- * minus the words the knowledge base shows to be optional (a dish listed with and without them, "Kerala Parotta" /
- * "Parotta") and filler words. Words the knowledge base does not know (brand prefixes, "McSaver", "Chicago") are
- * left to the encoder: the cosine threshold decides them.
- */
-export function loadDefiningWords(dir: string = KNOWLEDGE_DIR): DefiningWordLexicon {
-  const defining = new Set<string>();
-  const addAll = (words: Iterable<string>): void => {
-    for (const w of words) if (!/^\d+$/.test(w)) defining.add(w);
-  };
-  for (const row of readTsv(join(dir, 'hard_negatives.tsv'), ['text_a', 'text_b', 'kind', 'note'])) {
-    const [a, b] = row.cells;
-    if (!a || !b) continue;
-    const wa = new Set(dishWords(a));
-    const wb = new Set(dishWords(b));
-    addAll([...wa].filter((w) => !wb.has(w)));
-    addAll([...wb].filter((w) => !wa.has(w)));
-  }
-  for (const row of readTsv(join(dir, 'lexicon', 'category.tsv'), ['keyword', 'course', 'note'])) {
-    if (row.cells[0]) addAll(dishWords(row.cells[0]));
-  }
-  for (const row of readTsv(join(dir, 'lexicon', 'cuisine_cues.tsv'), ['keyword', 'cuisine', 'strength'])) {
-    if (row.cells[0] && row.cells[2] === 'strong') addAll(dishWords(row.cells[0]));
-  }
-  const lookup = (dir === KNOWLEDGE_DIR ? getKnowledge() : loadKnowledge(dir)).lookup;
-  for (const w of lookup.dishesByToken.keys()) addAll(dishWords(w));
-  const known = new Set<string>(defining);
-  for (const w of lookup.optionalWords) defining.delete(singular(w));
-  return { defining, known, spellingVariants: lookup.spellingVariants };
-}
-
-let sharedLexicon: DefiningWordLexicon | null = null;
-
-export function definingWords(): DefiningWordLexicon {
-  sharedLexicon ??= loadDefiningWords();
-  return sharedLexicon;
-}
-
-/** cheese / cheesy, spice / spicy, cream / creamy: the noun and its -y adjective name the same thing on a menu. */
-function isAdjectiveForm(word: string, other: string): boolean {
-  const [noun, adj] = word.length < other.length ? [word, other] : [other, word];
-  if (noun.length < 4 || !adj.endsWith('y')) return false;
-  return adj === `${noun}y` || (noun.endsWith('e') && adj === `${noun.slice(0, -1)}y`);
-}
-
-function isSpellingOf(word: string, other: string, lex: DefiningWordLexicon): boolean {
-  if (lex.spellingVariants.get(word) === other || lex.spellingVariants.get(other) === word) return true;
-  if (isAdjectiveForm(word, other)) return true;
-  // Two known words are two words (tikka / tikki), never a typo of each other.
-  if (lex.known.has(word) && lex.known.has(other)) return false;
-  // An unknown word near a known one is a misspelling of it (shahee / shahi, garlik / garlic, makhni / makhani).
-  if (word.length < 4 || other.length < 4) return false;
-  const max = Math.max(word.length, other.length) >= 5 ? 2 : 1;
-  if (editDistance(word, other, max) <= max) return true;
-  const key = soundKey(word);
-  return key.length >= 3 && key === soundKey(other);
-}
-
-/** One word is a part of the other's compound ("shake" / "milkshake", "chip" / "chocochip"). */
-function isCompoundPart(word: string, other: string): boolean {
-  if (word.length < 4 || other.length <= word.length) return false;
-  return other.startsWith(word) || other.endsWith(word);
-}
-
-const proteinOfWord = new Map<string, string | null>();
-
-/** Two words naming the same protein in two languages (murgh / chicken, gosht / mutton, jhinga / prawn). */
-function isSameProtein(word: string, other: string): boolean {
-  const of = (w: string): string | null => {
-    let p = proteinOfWord.get(w);
-    if (p === undefined) {
-      p = proteinOf(w).value;
-      if (proteinOfWord.size < 20_000) proteinOfWord.set(w, p);
-    }
-    return p;
-  };
-  const p = of(word);
-  return p !== null && p === of(other);
-}
-
-/**
- * Why two cleaned names are different dishes by their words, or null when their words allow them to be one.
- *
- * Words only one side has are compared after fillers, plurals, word order and compound spacing (Milk Shake /
- * Milkshake) are set aside, and misspellings and -y adjectives (Cheese / Cheesy) are paired with their word. Then:
- *   - each side has a word the other lacks (Garlic / Butter Naan, Dry / Gravy, Coke / Pepsi, Lahori / Zesty Chicken
- *     Pizza): two variants, different dishes;
- *   - one side adds a defining word (X / X Biryani, Eggless X / X, Ghee Onion Rava Dosa / Onion Rava Dosa) or a
- *     number (Chicken 65 / Chicken 555, Combo 1 / Combo 2): different dishes;
- *   - one side adds only words the knowledge base does not know (McSaver, Chicago): left to the cosine threshold.
- * With `synonyms` (the knowledge base lists both names, exactly, for one dish) the names are one dish when they share
- * no content word (a translation: Butter Chicken / Murgh Makhani), when one only adds words (a fuller form:
- * Cappuccino / Cappuccino Coffee), or when the swapped words are compound parts or one protein in two languages
- * (Chocolate Shake / Chocolate Milkshake, Murgh Tikka / Chicken Tikka). Two named variants the knowledge base files
- * under one dish (Chilli Thattai / Pepper Thattai, Malai Peda / Doodh Peda) still differ: a menu listing both sells
- * two things.
- */
-export function definingWordDifference(a: string, b: string, synonyms = false, lex: DefiningWordLexicon = definingWords()): string | null {
-  return wordDifference(dishWords(a), dishWords(b), synonyms, lex);
-}
-
-/** definingWordDifference on names already split by dishWords (dedup splits each name once). */
-function wordDifference(wa: readonly string[], wb: readonly string[], synonyms: boolean, lex: DefiningWordLexicon): string | null {
-  if (wa.join('') === wb.join('')) return null;
-  const [onlyA, onlyB] = differingWords(wa, wb);
-  const pairsWith = (w: string, o: string): boolean =>
-    isSpellingOf(w, o, lex) || (synonyms && (isCompoundPart(w, o) || isCompoundPart(o, w) || isSameProtein(w, o)));
-  const restA = onlyA.filter((w) => !onlyB.some((o) => pairsWith(w, o)));
-  const restB = onlyB.filter((w) => !onlyA.some((o) => pairsWith(w, o)));
-  if (restA.length === 0 && restB.length === 0) return null;
-  const isDefining = (w: string): boolean => /^\d+$/.test(w) || lex.defining.has(w);
-  if (synonyms) {
-    const shared = onlyA.length < wa.length;
-    if (!shared || restA.length === 0 || restB.length === 0) return null;
-    return restA.find(isDefining) ?? restB.find(isDefining) ?? null;
-  }
-  if (restA.length > 0 && restB.length > 0) return restA[0]!;
-  return restA.find(isDefining) ?? restB.find(isDefining) ?? null;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Clustering
 
 /** Per cluster, at most this many pairwise scores are returned (a cluster of 15 has 105 pairs). */
 export const MAX_PAIRWISE_SCORES = 100;

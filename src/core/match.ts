@@ -5,6 +5,7 @@ import { toEnglishFoodWords } from './knowledge/translate.js';
 import { variantDifference, type VariantDifference } from './variants.js';
 import { dishWords } from './dish-words.js';
 import { sameDishKey } from './knowledge/equivalents.js';
+import { spelledAlike } from './defining-words.js';
 
 /**
  * The precision stage for "are these the same dish?", used by /match and /dedup.
@@ -182,8 +183,10 @@ export async function judgePairs(
   };
   const rendered = pairs.map(([a, b]) => [render(a), render(b)] as const);
   // The same words, or the same once the accompaniments one or both list are set aside ("Nuggets" / "Nuggets + Dip"),
-  // or once the names a menu uses for one food are read as one ("Chicken Dim Sum" / "Chicken Momo").
-  const sameWords = rendered.map(([a, b]) => a.key === b.key || a.dishKey === b.dishKey || a.sameDishKey === b.sameDishKey);
+  // or once the names a menu uses for one food are read as one ("Chicken Dim Sum" / "Chicken Momo"), or but for a
+  // misspelling ("Mughalaih Biryani" / "Mughlai Biryani").
+  const sameWords = rendered.map(([a, b]) =>
+    a.key === b.key || a.dishKey === b.dishKey || a.sameDishKey === b.sameDishKey || spelledAlike(a.dishKey, b.dishKey));
   // The gate bounds precision-stage cost; a knowledge-base identity costs nothing, so a synonym the base encoder
   // scores low (Murgh Makhani / Butter Chicken, cosine 0.15) still reaches the precision stage.
   const gated = cosines.map((c, i) => c >= MATCH_COSINE_GATE || sameWords[i]! || dishIdentity(profiles[i]![0], profiles[i]![1]) === 'same');
