@@ -7,6 +7,7 @@ import type { RouteContext } from '../src/routes/route.js';
 import { readFixture, realMenuItems, sharedAvailable } from './data.js';
 import { conflicts, profileItem } from '../src/core/items.js';
 import type { EvalKit } from './extra.js';
+import { typoCopies } from './typos.js';
 
 function ctxOf(kit: EvalKit): RouteContext {
   return { services: kit.services, isOperator: true, balance: async () => ({ customer: 'eval', credits_remaining: 0, unlimited: true }) };
@@ -164,6 +165,7 @@ export async function evalSearch(kit: EvalKit, label = DEV_SPLIT ? '_dev' : ''):
       }
     }
     await scoreSearch(kit, menus, queries, label);
+    await scoreTypos(kit, menus, queries, label);
   });
   if (!DEV_SPLIT) return;
   for (const name of SEARCH_DEV_SETS_ALONE) {
@@ -173,6 +175,30 @@ export async function evalSearch(kit: EvalKit, label = DEV_SPLIT ? '_dev' : ''):
       await scoreSearch(kit, set.menus, set.queries, `_${name.replace('search_', '')}`);
     });
   }
+}
+
+/** nDCG@10 of one query text over a menu, against a query's grades. */
+async function queryNdcg(ctx: RouteContext, corpus: readonly string[], q: Query, text: string): Promise<number> {
+  const res = await searchRoute.handle(searchRoute.parse({ query: text, corpus, top_k: 10 }), ctx);
+  const gains = res.results.map((r) => q.relevant[r.text] ?? 0);
+  return dcg(gains) / dcg(Object.values(q.relevant).sort((a, b) => b - a).slice(0, 10));
+}
+
+/**
+ * The same graded queries with a customer's typo (eval/typos.ts), beside the same queries spelled right: what a
+ * slip of the keyboard costs. Its own line, so it is never mixed into the headline nDCG.
+ */
+async function scoreTypos(kit: EvalKit, menus: Menus, queries: readonly Query[], label: string): Promise<void> {
+  const ctx = ctxOf(kit);
+  const copies = typoCopies(queries.filter((q) => menus[q.menu]));
+  let typed = 0, spelled = 0;
+  for (const c of copies) {
+    const corpus = menus[c.query.menu]!;
+    typed += await queryNdcg(ctx, corpus, c.query, c.typed);
+    spelled += await queryNdcg(ctx, corpus, c.query, c.query.query);
+  }
+  const n = Math.max(1, copies.length);
+  kit.metric(`search_ndcg_at_10_typo${label}`, typed / n, `${copies.length} misspelled copies of exact, synonym, category and Hinglish queries; spelled right ${(spelled / n).toFixed(4)}`);
 }
 
 async function scoreSearch(kit: EvalKit, menus: Menus, queries: readonly Query[], label: string): Promise<void> {

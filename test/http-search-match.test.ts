@@ -23,6 +23,10 @@ t.test('/search and /match through HTTP', async (t) => {
       ['cold drink', 'cold drink', ['Fresh Lime Soda']],
       ['something sweet', 'something sweet', ['Gulab Jamun']],
       ['thayir sadam', 'thayir sadam', ['Curd Rice']],
+      // typos no lexicon lists: read against the knowledge base and this menu's own words
+      ['onion uttapm', 'onion uttapam', ['Onion Uttapam']],
+      ['gulab jamn', 'gulab jamun', ['Gulab Jamun']],
+      ['bevrrages', 'beverages', ['Filter Coffee', 'Badam Milk']],
     ];
     for (const [query, pre, expected] of cases) {
       const r = await search({ query, corpus: SOUTH_INDIAN, top_k: 5 });

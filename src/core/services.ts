@@ -1,5 +1,7 @@
 import type { Config } from '../config.js';
 import { getTextCleaner, type CleanedText, type TextCleaner } from './text/clean.js';
+import { loadQueryVocabulary, querySpeller, QuerySpeller } from './query-spelling.js';
+import { vocabularyWords } from './inference/tokenizer.js';
 import { MenuEncoder, type Dimension } from './inference/encoder.js';
 import { resolveBuiltModel, servedModelIds } from './inference/model-files.js';
 import { CrossEncoderScorer } from './inference/reranker.js';
@@ -31,10 +33,14 @@ export class Services {
   searchReranker: CrossEncoderScorer | null = null;
   conceptCentroids: ConceptCentroids | null = null;
   readonly cleaner: TextCleaner;
+  /** Reads a search query's unknown words as the nearest known ones, before cleaning; it also knows the encoder's
+   * English words once the encoder is loaded. */
+  querySpeller: QuerySpeller;
   readonly ready: Promise<void>;
 
   constructor(readonly config: Config) {
     this.cleaner = getTextCleaner();
+    this.querySpeller = querySpeller();
     getKnowledge().lookup.prepare(); // validated and fully indexed before the first request
     profileItem('warm up'); // loads the cue lexicons and lookup tables now, not on the first request
     this.ready = this.load();
@@ -53,6 +59,7 @@ export class Services {
         maxBatchItems: this.config.batchMaxItems,
         maxQueueItems: this.config.queueMaxItems,
       });
+      this.querySpeller = new QuerySpeller(loadQueryVocabulary(undefined, vocabularyWords(model.dir)));
       const served = servedModelIds();
       const encoderOpts = {
         intraOpThreads: this.config.intraOpThreads,

@@ -64,12 +64,14 @@ export const searchRoute: Route<ParsedSearch, SearchResponse> = {
   async handle(req, ctx) {
     const s = ctx.services;
     const enc = s.requireEncoder();
-    const q = s.cleaner.clean(req.query);
+    // The query's typos are read against the knowledge base and this menu's own words first ("sjakes" → shakes).
+    const spelled = s.querySpeller.correct(req.query, req.corpus).text;
+    const q = s.cleaner.clean(spelled);
     const cleanedCorpus = req.corpus.map((t) => s.cleaner.clean(t).text);
     const corpusVectors = req.embeddings ?? (await enc.encode(cleanedCorpus, req.dimension));
     // Other-language and Hinglish food words are embedded in English ("pollo" → chicken); profiles keep the original.
     const [queryVector] = await enc.encode([toEnglishFoodWords(q.text)], req.dimension);
-    const understanding = understandQuery(q.text, req.query);
+    const understanding = understandQuery(q.text, spelled);
     const qv = conceptualQueryVector(queryVector!, understanding, s.conceptCentroids, enc, req.dimension);
     const matrix = new Float32Array(corpusVectors.length * req.dimension);
     corpusVectors.forEach((v, i) => matrix.set(v, i * req.dimension));

@@ -45,3 +45,13 @@ export class MenuTokenizer {
     return { ids, typeIds };
   }
 }
+
+/**
+ * The whole words of a WordPiece vocabulary: lower-case alphabetic entries of three letters or more (not "##"
+ * continuations). About 20,000 English words ("friends", "share", "deserts"): the query speller never reads one of
+ * them as a typo.
+ */
+export function vocabularyWords(modelDir: string): string[] {
+  const json = JSON.parse(readFileSync(join(modelDir, 'tokenizer.json'), 'utf8')) as { model?: { vocab?: Record<string, number> } };
+  return Object.keys(json.model?.vocab ?? {}).filter((w) => /^[a-z]{3,}$/.test(w));
+}

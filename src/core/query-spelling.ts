@@ -1,0 +1,230 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { KNOWLEDGE_DIR } from './paths.js';
+import { editDistance, loadCleaningLexicon } from './text/clean.js';
+
+/**
+ * Spelling correction for a search query, before it is cleaned.
+ *
+ * Cleaning corrects menu names cautiously (six letters and more, one edit, never a tail edit): a menu is full of
+ * brand names and coined words that must stay as they are. A query is typed by a customer in a hurry, and the
+ * menu being searched says which words to expect, so a query word the service does not know is read as the nearest
+ * word it does know:
+ *   - known: every word of the knowledge base (dish names, aliases, every lexicon: concepts, translations,
+ *     equivalents, notes), the cleaning vocabulary, the words of the menu being searched, and the everyday words of a
+ *     query below; a known word is never changed;
+ *   - candidates: the same words, and the plural of each (a query asks for "shakes" and "desserts");
+ *   - an unknown word of four letters or more takes the unique nearest candidate with its first letter, within one
+ *     edit (two from eight letters on: "bevrrages", "mocktailss"). A tie is broken in favour of a word of the menu;
+ *     a tie that remains leaves the word as typed.
+ * `npm run eval` measures it on misspelled copies of the graded queries (`search_ndcg_at_10_typo`, eval/typos.ts):
+ * "syarters", "sjakes" and "birryani" find what "starters", "shakes" and "biryani" find.
+ */
+
+/** Everyday words of a query that no lexicon lists, so they are known and never read as a typo ("good" is not gond). */
+const QUERY_WORDS = [
+  'good', 'best', 'nice', 'great', 'want', 'wanna', 'need', 'give', 'show', 'find', 'have', 'something', 'anything',
+  'some', 'any', 'that', 'this', 'these', 'those', 'what', 'which', 'where', 'when', 'with', 'without', 'from', 'into',
+  'about', 'like', 'love', 'lover', 'lovers', 'really', 'very', 'more', 'less', 'most', 'only', 'just', 'also', 'please',
+  'today', 'tonight', 'now', 'quick', 'fast', 'order', 'eat', 'eating', 'drink', 'drinking', 'have', 'hungry', 'craving',
+  'cravings', 'mood', 'feel', 'feeling', 'under', 'over', 'below', 'above', 'cheap', 'cheapest', 'price', 'rupees',
+  'kuch', 'chahiye', 'khana', 'khaana', 'peena', 'peeni', 'pina', 'hai', 'hain', 'mujhe', 'mere', 'mera', 'meri',
+  'liye', 'wala', 'wali', 'wale', 'bina', 'saath', 'aur', 'bhi', 'thoda', 'thodi', 'jyada',
+  'zyada', 'accha', 'acha', 'achha', 'bahut', 'bohot', 'kya', 'koi', 'kaun', 'kaunsa', 'dena', 'dedo', 'lao',
+];
+
+const WORD = /[a-z]+/g;
+
+function wordsOf(text: string): string[] {
+  return text.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').match(WORD) ?? [];
+}
+
+export interface SpellingCorrection {
+  readonly from: string;
+  readonly to: string;
+}
+
+/** The nearest candidate within the allowed distance (null when none), and whether another as near reads otherwise. */
+interface Nearest {
+  readonly best: string | null;
+  readonly distance: number;
+  readonly tie: boolean;
+}
+
+/** What the speller knows: every word it leaves alone, and the food words a typo may be read as (spelling → word). */
+export interface QueryVocabulary {
+  readonly known: ReadonlySet<string>;
+  readonly candidates: ReadonlyMap<string, string>;
+}
+
+export class QuerySpeller {
+  /** Candidate spellings by first letter. */
+  private readonly buckets = new Map<string, string[]>();
+  private readonly memo = new Map<string, Nearest>();
+  /** Candidate spellings by their Hinglish vowel fold. */
+  private readonly byFold = new Map<string, string[]>();
+
+  constructor(private readonly vocabulary: QueryVocabulary) {
+    for (const w of vocabulary.candidates.keys()) {
+      const list = this.buckets.get(w[0]!) ?? [];
+      list.push(w);
+      this.buckets.set(w[0]!, list);
+      const fold = hinglishFold(w);
+      const same = this.byFold.get(fold) ?? [];
+      same.push(w);
+      this.byFold.set(fold, same);
+    }
+  }
+
+  /** The query with each unknown word read as its nearest known word, and the corrections made. */
+  correct(query: string, corpus: readonly string[]): { text: string; corrections: SpellingCorrection[] } {
+    let menuWords: Map<string, string> | null = null;
+    const corrections: SpellingCorrection[] = [];
+    const text = query.replace(/\p{L}+/gu, (token) => {
+      const lower = token.toLowerCase();
+      if (!/^[a-z]{4,}$/.test(lower) || this.isKnown(lower)) return token;
+      menuWords ??= menuWordsOf(corpus);
+      if (menuWords.has(lower)) return token;
+      const fixed = this.nearest(lower, menuWords);
+      if (fixed === null) return token;
+      corrections.push({ from: token, to: fixed });
+      return fixed;
+    });
+    return { text, corrections };
+  }
+
+  private isKnown(word: string): boolean {
+    const known = this.vocabulary.known;
+    if (known.has(word)) return true;
+    // A plural of a known word is a real word ("Pizzas", "Biryanis"); a doubled s is a typo ("drinkss").
+    if (!word.endsWith('s') || word.endsWith('ss')) return false;
+    return known.has(word.slice(0, -1)) || (word.endsWith('es') && known.has(word.slice(0, -2)));
+  }
+
+  private nearest(word: string, menuWords: ReadonlyMap<string, string>): string | null {
+    // Romanised Hindi spells one vowel many ways: "haddee" is haddi, "neembu" nimbu, "waali" wali. A word of five
+    // letters or more that folds as known words do is the nearest of them ("chaatt" is chaat, not chat), before any
+    // other edit is counted.
+    const sameFold = word.length >= 5 ? this.byFold.get(hinglishFold(word)) : undefined;
+    if (sameFold) {
+      const folded = bestOf(sameFold, word, word.length, this.vocabulary.candidates);
+      if (folded.best !== null && !folded.tie) return folded.best;
+    }
+    const max = word.length >= 8 ? 2 : 1;
+    // The menu's own words first: they are what the query can find, and they break the knowledge base's ties. A
+    // knowledge-base word strictly nearer than the menu's best is still the likelier reading.
+    const fromMenu = bestOf([...menuWords.keys()].filter((w) => w[0] === word[0]), word, max, menuWords);
+    const general = this.generalNearest(word, max);
+    if (fromMenu.best !== null && !fromMenu.tie && (general.best === null || general.distance >= fromMenu.distance)) return fromMenu.best;
+    return general.tie ? null : general.best;
+  }
+
+  private generalNearest(word: string, max: number): Nearest {
+    let r = this.memo.get(word);
+    if (r === undefined) {
+      r = bestOf(this.buckets.get(word[0]!) ?? [], word, max, this.vocabulary.candidates);
+      if (this.memo.size < 50_000) this.memo.set(word, r);
+    }
+    return r;
+  }
+}
+
+/** A word with its long vowels and doubled letters folded the way romanised Hindi varies them (ee → i, oo → u, aa → a). */
+export function hinglishFold(word: string): string {
+  return word.replace(/ee/g, 'i').replace(/oo/g, 'u').replace(/(.)\1+/g, '$1');
+}
+
+/** The words of a menu (and their plurals: a query asks for "shakes" where the menu sells a "Shake"), as candidates. */
+function menuWordsOf(corpus: readonly string[]): Map<string, string> {
+  const words = new Map<string, string>();
+  for (const t of corpus) {
+    for (const w of wordsOf(t)) {
+      if (w.length < 3) continue;
+      words.set(w, w);
+      if (!w.endsWith('s') && !words.has(`${w}s`)) words.set(`${w}s`, `${w}s`);
+    }
+  }
+  return words;
+}
+
+/** The nearest of `spellings` to `word` within `max` edits, read through `canonical`: two spellings of one word tie
+ * with nothing ("bevrages", a listed misspelling, and "beverages" both read as beverages). */
+function bestOf(spellings: readonly string[], word: string, max: number, canonical: ReadonlyMap<string, string>): Nearest {
+  let best: string | null = null;
+  let distance = max + 1;
+  let tie = false;
+  for (const c of spellings) {
+    if (Math.abs(c.length - word.length) > max) continue;
+    const d = editDistance(word, c, Math.min(max, distance));
+    if (d > max) continue;
+    const reading = canonical.get(c) ?? c;
+    if (d < distance) {
+      best = reading;
+      distance = d;
+      tie = false;
+    } else if (d === distance && reading !== best && best !== null) {
+      // A word and its plural are one reading: the one ending as the typo does ("chinesse" → chinese, "dsserts" →
+      // desserts).
+      const plural: string | null = reading === `${best}s` ? reading : best === `${reading}s` ? best : null;
+      if (plural === null) tie = true;
+      else best = word.endsWith('s') ? plural : plural.slice(0, -1);
+    }
+  }
+  return distance <= max ? { best, distance, tie } : { best: null, distance, tie: false };
+}
+
+/** The first column of each lexicon table: the food and query words the knowledge base reads (phrases, keywords). */
+const CANDIDATE_TABLES = ['category.tsv', 'concepts.tsv', 'cuisine_cues.tsv', 'diet.tsv', 'flavours.tsv', 'protein.tsv', 'search_equivalents.tsv', 'translations.tsv'];
+const CANDIDATE_LISTS = ['form_words.txt', 'menu_words.txt', 'sizes.txt'];
+
+/**
+ * The speller's vocabulary, from the knowledge base alone:
+ *   - candidates: the cleaning vocabulary (dish names, aliases, menu words), the first column of the lexicon tables
+ *     and the word lists, the everyday query words, each with its plural; a listed misspelling reads as its right
+ *     spelling (misspellings.tsv);
+ *   - known: the candidates, every other word of every lexicon file (notes and examples included), and
+ *     `englishWords` (the encoder's whole-word vocabulary, given once the encoder is loaded), so that no word the
+ *     knowledge base uses anywhere, nor an everyday English word ("friends", "share"), is ever read as a typo.
+ */
+export function loadQueryVocabulary(dir: string = KNOWLEDGE_DIR, englishWords: Iterable<string> = []): QueryVocabulary {
+  const cleaning = loadCleaningLexicon(dir);
+  const lex = join(dir, 'lexicon');
+  const candidates = new Map<string, string>();
+  const add = (spelling: string, reading: string = spelling): void => {
+    if (spelling.length < 3 || candidates.has(spelling)) return;
+    candidates.set(spelling, reading);
+    if (!spelling.endsWith('s') && !reading.includes(' ') && !candidates.has(`${spelling}s`)) candidates.set(`${spelling}s`, `${reading}s`);
+  };
+  // Listed misspellings first, so that a plural made from another entry never hides their reading.
+  for (const [wrong, right] of cleaning.misspellings) {
+    const wrongWords = wordsOf(wrong), rightWords = wordsOf(right);
+    if (wrongWords.length === 1 && rightWords.length === 1) add(wrongWords[0]!, rightWords[0]!);
+  }
+  for (const w of cleaning.vocabulary) add(w);
+  for (const w of QUERY_WORDS) add(w);
+  for (const file of CANDIDATE_TABLES) {
+    for (const line of readFileSync(join(lex, file), 'utf8').split('\n')) {
+      if (line.startsWith('#')) continue;
+      const cells = line.split('\t');
+      for (const w of wordsOf(cells[0] ?? '')) add(w);
+      if (file === 'translations.tsv') for (const w of wordsOf(cells[1] ?? '')) add(w);
+    }
+  }
+  for (const file of CANDIDATE_LISTS) {
+    for (const line of readFileSync(join(lex, file), 'utf8').split('\n')) if (!line.startsWith('#')) for (const w of wordsOf(line)) add(w);
+  }
+  const known = new Set<string>(candidates.keys());
+  for (const file of readdirSync(lex)) {
+    if (!/\.(tsv|txt)$/.test(file)) continue;
+    for (const w of wordsOf(readFileSync(join(lex, file), 'utf8'))) known.add(w);
+  }
+  for (const w of englishWords) known.add(w);
+  return { known, candidates };
+}
+
+let shared: QuerySpeller | null = null;
+
+export function querySpeller(): QuerySpeller {
+  shared ??= new QuerySpeller(loadQueryVocabulary());
+  return shared;
+}

@@ -1,0 +1,51 @@
+import t from 'tap';
+import { QuerySpeller, hinglishFold, loadQueryVocabulary } from '../src/core/query-spelling.js';
+import { resolveBuiltModel } from '../src/core/inference/model-files.js';
+import { vocabularyWords } from '../src/core/inference/tokenizer.js';
+
+const speller = new QuerySpeller(loadQueryVocabulary(undefined, vocabularyWords(resolveBuiltModel(undefined).dir)));
+const MENU = ['Oreo Shake', 'Mango Shake', 'Chicken Biryani', 'Zinger Burger', 'Gulab Jamun', 'Masala Chai'];
+
+t.test('a typo of a knowledge-base word reads as the word', async (t) => {
+  const cases: [string, string][] = [
+    ['bevrrages', 'beverages'], // two edits from eight letters on
+    ['mocktailss', 'mocktails'], // a doubled final s is no plural
+    ['drinkss', 'drinks'],
+    ['dsserts', 'desserts'], // deserts is a word, but not a food word: no tie
+    ['chinesse', 'chinese'], // chinese and its plural are one reading: the one ending as the typo does
+    ['syarters', 'starters'],
+  ];
+  for (const [typed, meant] of cases) t.equal(speller.correct(typed, []).text, meant, typed);
+});
+
+t.test('romanised Hindi vowels fold before any edit is counted', async (t) => {
+  t.equal(hinglishFold('haddee'), 'hadi');
+  t.equal(hinglishFold('neembu'), 'nimbu');
+  const cases: [string, string][] = [['haddee', 'haddi'], ['neembu', 'nimbu'], ['waali', 'wali'], ['chaatt', 'chaat'], ['badaa', 'bada']];
+  for (const [typed, meant] of cases) t.equal(speller.correct(typed, []).text, meant, typed);
+});
+
+t.test('the menu being searched breaks ties and supplies its own words', async (t) => {
+  t.equal(speller.correct('sjakes', []).text, 'sjakes', 'sakes, shakes, snakes: a tie leaves the word as typed');
+  t.equal(speller.correct('sjakes', MENU).text, 'shakes', 'the menu sells shakes');
+  t.equal(speller.correct('zingr burger', MENU).text, 'zinger burger', "a menu's coined word is a candidate too");
+  t.equal(speller.correct('birryani', MENU).text, 'biryani');
+  const vocabulary = { known: new Set<string>(), candidates: new Map([['cake', 'cake'], ['coke', 'coke']]) };
+  const tiny = new QuerySpeller(vocabulary);
+  t.equal(tiny.correct('cuke', []).text, 'cuke', 'cake and coke are one edit each: left as typed');
+  t.equal(tiny.correct('cuke', ['Coke 300ml']).text, 'coke', 'the menu has coke');
+});
+
+t.test('known words, short words and other scripts are never changed', async (t) => {
+  for (const q of ['something to share with friends', 'gond ke laddu', 'paneer tikka', 'margarita', 'dps', 'पनीर टिक्का', 'chicken 65']) {
+    const r = speller.correct(q, MENU);
+    t.equal(r.text, q, q);
+    t.same(r.corrections, [], `${q}: no corrections`);
+  }
+});
+
+t.test('corrections say what was read as what, and the rest of the query is kept', async (t) => {
+  const r = speller.correct('Mango Sjakes under 200!', MENU);
+  t.equal(r.text, 'Mango shakes under 200!');
+  t.same(r.corrections, [{ from: 'Sjakes', to: 'shakes' }]);
+});
