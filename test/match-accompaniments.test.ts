@@ -80,3 +80,35 @@ t.test('spelledAlike: two names that differ only by a misspelling are one name; 
   ];
   for (const [a, b] of apart) t.notOk(spelledAlike(a, b), `${a} / ${b}`);
 });
+
+t.test('brands: two names of two brands are two items, one brand under its several names is not', async (t) => {
+  const { brandsOf, brandsDiffer } = await import('../src/core/knowledge/brands.js');
+  t.same([...brandsOf('A&W Root Beer, 20 oz')], ['a-and-w'], 'A&W is read through its cleaned words');
+  t.same([...brandsOf('Veg Pizza McPuff')], ['mcdonalds'], 'a Mc- name is McDonald\'s');
+  t.same([...brandsOf('Mcegg')], ['mcdonalds']);
+  t.same([...brandsOf('Mug Cake')], [], 'a mug cake names no brand');
+  t.same([...brandsOf('Chicken 65')], []);
+  const differ: [string, string][] = [
+    ['Mug Root Beer 12oz', 'A&W Root Beer, 20 oz'],
+    ['Tropicana Twister, Orange', 'Fanta Orange, Large'],
+    ['Schweppes Water bottle', 'Bailley One - Mineral Water'],
+    ['Veg Pizza McPuff', 'BK Veg Pizza Puff'],
+    ['Coke Zero Can', 'Pepsi Zero Sugar Can'],
+  ];
+  for (const [a, b] of differ) t.ok(brandsDiffer(a, b), `${a} / ${b}`);
+  const oneBrand: [string, string][] = [
+    ['Coke 300ml', 'Coca-Cola Can'], // one brand, two names
+    ['KFC Chicken Popcorn', 'Chicken Popcorn - Medium'], // only one names a brand
+    ['Mountain Dew 500ml', 'Mtn Dew, 12 oz'],
+    ['Zinger Burger', 'KFC Zinger'],
+  ];
+  for (const [a, b] of oneBrand) t.notOk(brandsDiffer(a, b), `${a} / ${b}`);
+});
+
+t.test('a bowl added to a rice or noodle dish is the dish in a bowl; a bowl that brings the rice is another item', async (t) => {
+  const { variantDifference, describeDifference } = await import('../src/core/variants.js');
+  t.equal(describeDifference(variantDifference('Veg Chilli Garlic Noodles Bowl', 'Veg Chilli Garlic Noodles')), null);
+  t.equal(describeDifference(variantDifference('Egg Curry Rice', 'Egg Curry Steamed Rice Bowl')), null);
+  t.equal(describeDifference(variantDifference('Brinjal Curry', 'Brinjal Curry Rice Bowl')), '+bowl', 'the rice comes with the bowl');
+  t.equal(describeDifference(variantDifference('Chicken Shawarma', 'Chicken Shawarma Bowl')), '+bowl');
+});

@@ -6,6 +6,7 @@ import { variantDifference, type VariantDifference } from './variants.js';
 import { dishWords } from './dish-words.js';
 import { sameDishKey } from './knowledge/equivalents.js';
 import { spelledAlike } from './defining-words.js';
+import { brandsDiffer } from './knowledge/brands.js';
 
 /**
  * The precision stage for "are these the same dish?", used by /match and /dedup.
@@ -152,12 +153,14 @@ function renderForMatch(text: string): Rendering {
  */
 export function madeAnother(a: ItemProfile, b: ItemProfile, why: Apart | null): boolean {
   if (why === null) return false;
+  if (why.kind === 'brand') return true;
   if (why.kind === 'added') return !a.dish || !a.dish.keys.some((k) => dishWords(k).includes(why.word));
   return !bothConfident(a, b);
 }
 
-/** Why two texts the words or courses tell apart are two items: a variant difference, or courses in different groups. */
-export type Apart = VariantDifference | { readonly kind: 'course' };
+/** Why two texts the words or courses tell apart are two items: two brands (lexicon/brands.tsv), a variant
+ * difference, or courses in different groups. */
+export type Apart = VariantDifference | { readonly kind: 'course' } | { readonly kind: 'brand' };
 
 export function clamp01(x: number): number {
   return x < 0 ? 0 : x > 1 ? 1 : x;
@@ -204,7 +207,9 @@ export async function judgePairs(
     let p = modelScores.get(i) ?? knowledgeProbability(pa, pb, cosine);
     // The same words need no word-level check; every other pair asks why the two might differ, once.
     const known = sameWords[i] ? 'same' : dishIdentity(pa, pb);
-    const apart: Apart | null = sameWords[i] ? null : coursesApart(pa, pb) ? { kind: 'course' } : variantDifference(pa.text, pb.text);
+    const apart: Apart | null = sameWords[i] ? null
+      : brandsDiffer(pa.text, pb.text) ? { kind: 'brand' }
+      : coursesApart(pa, pb) ? { kind: 'course' } : variantDifference(pa.text, pb.text);
     const identity = known === 'same' && !madeAnother(pa, pb, apart) ? 'same' : apart !== null ? 'different' : known;
     if (identity === 'same') p = Math.max(p, SAME_DISH_PROBABILITY);
     else if (identity === 'different') p = Math.min(p, DIFFERENT_DISH_PROBABILITY);

@@ -58,6 +58,11 @@ export function loadFormWords(dir: string = KNOWLEDGE_DIR): ReadonlySet<string> 
 /** Words that say what a name is without ("no garlic", "without onion", "less spicy"). */
 const NEGATORS: ReadonlySet<string> = new Set(['no', 'without', 'less', 'non']);
 
+/** A bowl added to a name that already has one of these is the dish served in a bowl, not another item: "Veg Chilli
+ * Garlic Noodles Bowl" is the noodles, "Egg Curry [Steamed Rice] Bowl" is egg curry rice. A bowl that brings the rice
+ * ("Brinjal Curry Rice Bowl" beside "Brinjal Curry") or of anything else ("Chicken Shawarma Bowl") is another item. */
+const BOWL_GRAINS: ReadonlySet<string> = new Set(['rice', 'chawal', 'noodle', 'biryani', 'pulao', 'khichdi']);
+
 const COMBO = /\+|\bcombo\b|\bcombination\b|\bmeal\b/i;
 
 /** A text that joins items with "+" or calls itself a combo, combination or meal ("Veg Hakka Combination"). */
@@ -99,9 +104,9 @@ export function variantDifference(
   const added = addedB.length === 0 ? addedA : addedA.length === 0 ? addedB : [];
   if (added.length === 0 || added.length === Math.max(wa.length, wb.length)) return null;
   // "Dal Makhani No Onion No Garlic" is the Jain way of the same dish: a word the name says it is without adds nothing.
-  const longer = addedB.length === 0 ? wa : wb;
+  const [longer, shorter] = addedB.length === 0 ? [wa, wb] : [wb, wa];
   const negated = new Set(longer.filter((_, i) => i > 0 && NEGATORS.has(longer[i - 1]!)));
-  const form = added.find((w) => formWords.has(w) && !negated.has(w));
+  const form = added.find((w) => formWords.has(w) && !negated.has(w) && !(w === 'bowl' && shorter.some((x) => BOWL_GRAINS.has(x))));
   if (form) return { kind: 'added', word: form };
   // A drink added to a drink is its name ("Masala Chai Tea"); added to food it is a combo.
   const addOn = categoryOf(added.join(' '));

@@ -9,6 +9,7 @@ import type { DishLookup, DishMatch } from './lookup.js';
 import { alignDevanagariAlias, hasDevanagari } from './transliterate.js';
 import { readList, readTsv } from './tsv.js';
 import { loadSearchEquivalents } from './equivalents.js';
+import { loadBrands } from './brands.js';
 
 export { CUISINE_FAMILIES, CUISINE_LABELS, COURSES, cuisineAffinity, DIETS, PROTEINS, TAGS, loadDishBook, nameKey } from './dishes.js';
 export type { Course, Cuisine, Diet, Dish, DishBook, Protein, Tag } from './dishes.js';
@@ -210,6 +211,12 @@ export function validateKnowledge(dir: string = KNOWLEDGE_DIR): KnowledgeReport 
   ];
   try {
     lexicons['search_equivalents.tsv'] = new Set([...loadSearchEquivalents(dir).values()].flat().map((p) => p.token)).size;
+  } catch (err) {
+    problems.push((err as Error).message);
+  }
+  try {
+    const brands = loadBrands(dir);
+    lexicons['brands.tsv'] = [...brands.phrases.values()].flat().length + brands.prefixes.length;
   } catch (err) {
     problems.push((err as Error).message);
   }
