@@ -164,8 +164,8 @@ export async function evalSearch(kit: EvalKit, label = DEV_SPLIT ? '_dev' : ''):
         if (set) { Object.assign(menus, set.menus); queries.push(...set.queries); }
       }
     }
-    await scoreSearch(kit, menus, queries, label);
-    await scoreTypos(kit, menus, queries, label);
+    const spelledRight = await scoreSearch(kit, menus, queries, label);
+    await scoreTypos(kit, menus, queries, spelledRight, label);
   });
   if (!DEV_SPLIT) return;
   for (const name of SEARCH_DEV_SETS_ALONE) {
@@ -185,23 +185,23 @@ async function queryNdcg(ctx: RouteContext, corpus: readonly string[], q: Query,
 }
 
 /**
- * The same graded queries with a customer's typo (eval/typos.ts), beside the same queries spelled right: what a
- * slip of the keyboard costs. Its own line, so it is never mixed into the headline nDCG.
+ * The same graded queries with a customer's typo (eval/typos.ts), beside the same queries spelled right (their nDCG
+ * from scoreSearch): what a slip of the keyboard costs. Its own line, so it is never mixed into the headline nDCG.
  */
-async function scoreTypos(kit: EvalKit, menus: Menus, queries: readonly Query[], label: string): Promise<void> {
+async function scoreTypos(kit: EvalKit, menus: Menus, queries: readonly Query[], spelledRight: ReadonlyMap<Query, number>, label: string): Promise<void> {
   const ctx = ctxOf(kit);
   const copies = typoCopies(queries.filter((q) => menus[q.menu]));
   let typed = 0, spelled = 0;
   for (const c of copies) {
-    const corpus = menus[c.query.menu]!;
-    typed += await queryNdcg(ctx, corpus, c.query, c.typed);
-    spelled += await queryNdcg(ctx, corpus, c.query, c.query.query);
+    typed += await queryNdcg(ctx, menus[c.query.menu]!, c.query, c.typed);
+    spelled += spelledRight.get(c.query)!;
   }
   const n = Math.max(1, copies.length);
   kit.metric(`search_ndcg_at_10_typo${label}`, typed / n, `${copies.length} misspelled copies of exact, synonym, category and Hinglish queries; spelled right ${(spelled / n).toFixed(4)}`);
 }
 
-async function scoreSearch(kit: EvalKit, menus: Menus, queries: readonly Query[], label: string): Promise<void> {
+/** Scores the queries and returns each answerable query's nDCG@10. */
+async function scoreSearch(kit: EvalKit, menus: Menus, queries: readonly Query[], label: string): Promise<Map<Query, number>> {
   const ctx = ctxOf(kit);
   const perKind = new Map<string, { ndcg: number[]; rr: number[] }>();
   let noMatchOk = 0, noMatchTotal = 0, answeredWhenShould = 0, shouldAnswer = 0;
@@ -209,6 +209,7 @@ async function scoreSearch(kit: EvalKit, menus: Menus, queries: readonly Query[]
   // relevant is kept beside it: the gates trade one for the other.
   let returnedGraded = 0, returned = 0;
   const allNdcg: number[] = [];
+  const byQuery = new Map<Query, number>();
   const allRr: number[] = [];
   for (const q of queries) {
     const corpus = menus[q.menu];
@@ -232,6 +233,7 @@ async function scoreSearch(kit: EvalKit, menus: Menus, queries: readonly Query[]
     const firstHit = gains.findIndex((g) => g > 0);
     const rr = firstHit < 0 ? 0 : 1 / (firstHit + 1);
     allNdcg.push(ndcg);
+    byQuery.set(q, ndcg);
     allRr.push(rr);
     if (SHOW_DEV_ERRORS && ndcg < DEV_ERRORS_BELOW) {
       const missed = Object.entries(q.relevant).filter(([t]) => !texts.includes(t)).map(([t, g]) => `${t}(${g})`);
@@ -248,4 +250,5 @@ async function scoreSearch(kit: EvalKit, menus: Menus, queries: readonly Query[]
   kit.metric(`search_result_precision${label}`, returnedGraded / Math.max(1, returned), `${returnedGraded}/${returned} results (top 10, fallbacks aside) of answerable queries graded relevant`);
   kit.metric(`search_no_match_correct${label}`, noMatchOk / Math.max(1, noMatchTotal), `${noMatchOk}/${noMatchTotal} no-match queries got no semantic results; ${answeredWhenShould}/${shouldAnswer} answerable queries got results`);
   for (const [kind, v] of [...perKind].sort()) kit.metric(`search_ndcg_at_10_${kind}${label}`, mean(v.ndcg), `${v.ndcg.length} queries; MRR ${mean(v.rr).toFixed(3)}`);
+  return byQuery;
 }

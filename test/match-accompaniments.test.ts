@@ -95,14 +95,14 @@ t.test('brands: two names of two brands are two items, one brand under its sever
     ['Veg Pizza McPuff', 'BK Veg Pizza Puff'],
     ['Coke Zero Can', 'Pepsi Zero Sugar Can'],
   ];
-  for (const [a, b] of differ) t.ok(brandsDiffer(a, b), `${a} / ${b}`);
+  for (const [a, b] of differ) t.ok(brandsDiffer(brandsOf(a), brandsOf(b)), `${a} / ${b}`);
   const oneBrand: [string, string][] = [
     ['Coke 300ml', 'Coca-Cola Can'], // one brand, two names
     ['KFC Chicken Popcorn', 'Chicken Popcorn - Medium'], // only one names a brand
     ['Mountain Dew 500ml', 'Mtn Dew, 12 oz'],
     ['Zinger Burger', 'KFC Zinger'],
   ];
-  for (const [a, b] of oneBrand) t.notOk(brandsDiffer(a, b), `${a} / ${b}`);
+  for (const [a, b] of oneBrand) t.notOk(brandsDiffer(brandsOf(a), brandsOf(b)), `${a} / ${b}`);
 });
 
 t.test('a bowl added to a rice or noodle dish is the dish in a bowl; a bowl that brings the rice is another item', async (t) => {

@@ -134,10 +134,8 @@ export function definingWordDifference(a: string, b: string, synonyms = false, l
 export function wordDifference(wa: readonly string[], wb: readonly string[], synonyms: boolean, lex: DefiningWordLexicon): string | null {
   if (wa.join('') === wb.join('')) return null;
   const [onlyA, onlyB] = differingWords(wa, wb);
-  const pairsWith = (w: string, o: string): boolean =>
-    isSpellingOf(w, o, lex) || (synonyms && (isCompoundPart(w, o) || isCompoundPart(o, w) || isSameProtein(w, o)));
-  const restA = onlyA.filter((w) => !onlyB.some((o) => pairsWith(w, o)));
-  const restB = onlyB.filter((w) => !onlyA.some((o) => pairsWith(w, o)));
+  const [restA, restB] = unpaired(onlyA, onlyB, (w, o) =>
+    isSpellingOf(w, o, lex) || (synonyms && (isCompoundPart(w, o) || isCompoundPart(o, w) || isSameProtein(w, o))));
   if (restA.length === 0 && restB.length === 0) return null;
   const isDefining = (w: string): boolean => /^\d+$/.test(w) || lex.defining.has(w);
   if (synonyms) {
@@ -149,6 +147,11 @@ export function wordDifference(wa: readonly string[], wb: readonly string[], syn
   return restA.find(isDefining) ?? restB.find(isDefining) ?? null;
 }
 
+/** The words each side alone has that pair with no word the other side alone has (`pairsWith(word, otherSideWord)`). */
+function unpaired(onlyA: readonly string[], onlyB: readonly string[], pairsWith: (w: string, o: string) => boolean): [string[], string[]] {
+  const rest = (mine: readonly string[], theirs: readonly string[]) => mine.filter((w) => !theirs.some((o) => pairsWith(w, o)));
+  return [rest(onlyA, onlyB), rest(onlyB, onlyA)];
+}
 
 /**
  * Whether two names are one name but for misspellings: each word only one side has pairs with a word only the other
@@ -161,5 +164,6 @@ export function spelledAlike(a: string, b: string, lex: DefiningWordLexicon = de
   if (wa.join('') === wb.join('')) return false;
   const [onlyA, onlyB] = differingWords(wa, wb);
   if (onlyA.length === 0 || onlyA.length !== onlyB.length || onlyA.length >= wa.length) return false;
-  return onlyA.every((w) => onlyB.some((o) => isSpellingOf(w, o, lex))) && onlyB.every((o) => onlyA.some((w) => isSpellingOf(w, o, lex)));
+  const [restA, restB] = unpaired(onlyA, onlyB, (w, o) => isSpellingOf(w, o, lex));
+  return restA.length === 0 && restB.length === 0;
 }

@@ -6,7 +6,7 @@ import { variantDifference, type VariantDifference } from './variants.js';
 import { dishWords } from './dish-words.js';
 import { sameDishKey } from './knowledge/equivalents.js';
 import { spelledAlike } from './defining-words.js';
-import { brandsDiffer } from './knowledge/brands.js';
+import { brandsDiffer, brandsOf } from './knowledge/brands.js';
 
 /**
  * The precision stage for "are these the same dish?", used by /match and /dedup.
@@ -132,13 +132,15 @@ interface Rendering {
   readonly dishKey: string;
   /** The dish key with the names of one food in lexicon/search_equivalents.tsv as one token ("momo" for "dim sum"). */
   readonly sameDishKey: string;
+  /** The brands the text names (lexicon/brands.tsv). */
+  readonly brands: ReadonlySet<string>;
 }
 
 function renderForMatch(text: string): Rendering {
   const english = toEnglishFoodWords(text);
   const key = nameKey(english);
   const dishKey = withoutAccompaniments(english) ?? key;
-  return { text: english, key, dishKey, sameDishKey: sameDishKey(dishKey) };
+  return { text: english, key, dishKey, sameDishKey: sameDishKey(dishKey), brands: brandsOf(english) };
 }
 
 /**
@@ -208,7 +210,7 @@ export async function judgePairs(
     // The same words need no word-level check; every other pair asks why the two might differ, once.
     const known = sameWords[i] ? 'same' : dishIdentity(pa, pb);
     const apart: Apart | null = sameWords[i] ? null
-      : brandsDiffer(pa.text, pb.text) ? { kind: 'brand' }
+      : brandsDiffer(rendered[i]![0].brands, rendered[i]![1].brands) ? { kind: 'brand' }
       : coursesApart(pa, pb) ? { kind: 'course' } : variantDifference(pa.text, pb.text);
     const identity = known === 'same' && !madeAnother(pa, pb, apart) ? 'same' : apart !== null ? 'different' : known;
     if (identity === 'same') p = Math.max(p, SAME_DISH_PROBABILITY);

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KNOWLEDGE_DIR } from './paths.js';
-import { editDistance, loadCleaningLexicon } from './text/clean.js';
+import { editDistance, type CleaningLexicon } from './text/clean.js';
+import { foldAccents } from './knowledge/translate.js';
 
 /**
  * Spelling correction for a search query, before it is cleaned.
@@ -36,7 +37,7 @@ const QUERY_WORDS = [
 const WORD = /[a-z]+/g;
 
 function wordsOf(text: string): string[] {
-  return text.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').match(WORD) ?? [];
+  return foldAccents(text).match(WORD) ?? [];
 }
 
 export interface SpellingCorrection {
@@ -173,27 +174,29 @@ function bestOf(spellings: readonly string[], word: string, max: number, canonic
   return distance <= max ? { best, distance, tie } : { best: null, distance, tie: false };
 }
 
-/** The first column of each lexicon table: the food and query words the knowledge base reads (phrases, keywords). */
-const CANDIDATE_TABLES = ['category.tsv', 'concepts.tsv', 'cuisine_cues.tsv', 'diet.tsv', 'flavours.tsv', 'protein.tsv', 'search_equivalents.tsv', 'translations.tsv'];
-const CANDIDATE_LISTS = ['form_words.txt', 'menu_words.txt', 'sizes.txt'];
+/** The lexicon tables whose first column (and, for translations, second) holds food and query words (phrases,
+ * keywords), and the word lists: what a typo may be read as. */
+const CANDIDATE_COLUMNS: Readonly<Record<string, readonly number[]>> = {
+  'category.tsv': [0], 'concepts.tsv': [0], 'cuisine_cues.tsv': [0], 'diet.tsv': [0], 'flavours.tsv': [0],
+  'protein.tsv': [0], 'search_equivalents.tsv': [0], 'translations.tsv': [0, 1],
+  'form_words.txt': [0], 'menu_words.txt': [0], 'sizes.txt': [0],
+};
 
 /**
- * The speller's vocabulary, from the knowledge base alone:
- *   - candidates: the cleaning vocabulary (dish names, aliases, menu words), the first column of the lexicon tables
- *     and the word lists, the everyday query words, each with its plural; a listed misspelling reads as its right
- *     spelling (misspellings.tsv);
+ * The speller's vocabulary, from the knowledge base (`cleaning`: the cleaner's own lexicon, `dir`: its lexicon files):
+ *   - candidates: the cleaning vocabulary (dish names, aliases, menu words), the candidate columns of the lexicon
+ *     files, the everyday query words, each with its plural; a listed misspelling reads as its right spelling;
  *   - known: the candidates, every other word of every lexicon file (notes and examples included), and
- *     `englishWords` (the encoder's whole-word vocabulary, given once the encoder is loaded), so that no word the
- *     knowledge base uses anywhere, nor an everyday English word ("friends", "share"), is ever read as a typo.
+ *     `englishWords` (the encoder's whole-word vocabulary), so that no word the knowledge base uses anywhere, nor an
+ *     everyday English word ("friends", "share"), is ever read as a typo.
  */
-export function loadQueryVocabulary(dir: string = KNOWLEDGE_DIR, englishWords: Iterable<string> = []): QueryVocabulary {
-  const cleaning = loadCleaningLexicon(dir);
+export function loadQueryVocabulary(cleaning: CleaningLexicon, englishWords: Iterable<string>, dir: string = KNOWLEDGE_DIR): QueryVocabulary {
   const lex = join(dir, 'lexicon');
   const candidates = new Map<string, string>();
   const add = (spelling: string, reading: string = spelling): void => {
     if (spelling.length < 3 || candidates.has(spelling)) return;
     candidates.set(spelling, reading);
-    if (!spelling.endsWith('s') && !reading.includes(' ') && !candidates.has(`${spelling}s`)) candidates.set(`${spelling}s`, `${reading}s`);
+    if (!spelling.endsWith('s') && !candidates.has(`${spelling}s`)) candidates.set(`${spelling}s`, `${reading}s`);
   };
   // Listed misspellings first, so that a plural made from another entry never hides their reading.
   for (const [wrong, right] of cleaning.misspellings) {
@@ -202,29 +205,21 @@ export function loadQueryVocabulary(dir: string = KNOWLEDGE_DIR, englishWords: I
   }
   for (const w of cleaning.vocabulary) add(w);
   for (const w of QUERY_WORDS) add(w);
-  for (const file of CANDIDATE_TABLES) {
-    for (const line of readFileSync(join(lex, file), 'utf8').split('\n')) {
-      if (line.startsWith('#')) continue;
-      const cells = line.split('\t');
-      for (const w of wordsOf(cells[0] ?? '')) add(w);
-      if (file === 'translations.tsv') for (const w of wordsOf(cells[1] ?? '')) add(w);
-    }
-  }
-  for (const file of CANDIDATE_LISTS) {
-    for (const line of readFileSync(join(lex, file), 'utf8').split('\n')) if (!line.startsWith('#')) for (const w of wordsOf(line)) add(w);
-  }
-  const known = new Set<string>(candidates.keys());
+  const everyWord: string[] = [];
   for (const file of readdirSync(lex)) {
     if (!/\.(tsv|txt)$/.test(file)) continue;
-    for (const w of wordsOf(readFileSync(join(lex, file), 'utf8'))) known.add(w);
+    const text = readFileSync(join(lex, file), 'utf8');
+    everyWord.push(...wordsOf(text));
+    const columns = CANDIDATE_COLUMNS[file];
+    if (!columns) continue;
+    for (const line of text.split('\n')) {
+      if (line.startsWith('#')) continue;
+      const cells = line.split('\t');
+      for (const c of columns) for (const w of wordsOf(cells[c] ?? '')) add(w);
+    }
   }
+  const known = new Set<string>(candidates.keys());
+  for (const w of everyWord) known.add(w);
   for (const w of englishWords) known.add(w);
   return { known, candidates };
-}
-
-let shared: QuerySpeller | null = null;
-
-export function querySpeller(): QuerySpeller {
-  shared ??= new QuerySpeller(loadQueryVocabulary());
-  return shared;
 }

@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import { getTextCleaner, type CleanedText, type TextCleaner } from './text/clean.js';
-import { loadQueryVocabulary, querySpeller, QuerySpeller } from './query-spelling.js';
+import { loadQueryVocabulary, QuerySpeller } from './query-spelling.js';
 import { vocabularyWords } from './inference/tokenizer.js';
 import { MenuEncoder, type Dimension } from './inference/encoder.js';
 import { resolveBuiltModel, servedModelIds } from './inference/model-files.js';
@@ -33,14 +33,13 @@ export class Services {
   searchReranker: CrossEncoderScorer | null = null;
   conceptCentroids: ConceptCentroids | null = null;
   readonly cleaner: TextCleaner;
-  /** Reads a search query's unknown words as the nearest known ones, before cleaning; it also knows the encoder's
-   * English words once the encoder is loaded. */
-  querySpeller: QuerySpeller;
+  /** Reads a search query's unknown words as the nearest known ones, before cleaning. Built with the encoder, whose
+   * whole-word vocabulary is the English it knows; null until then. */
+  querySpeller: QuerySpeller | null = null;
   readonly ready: Promise<void>;
 
   constructor(readonly config: Config) {
     this.cleaner = getTextCleaner();
-    this.querySpeller = querySpeller();
     getKnowledge().lookup.prepare(); // validated and fully indexed before the first request
     profileItem('warm up'); // loads the cue lexicons and lookup tables now, not on the first request
     this.ready = this.load();
@@ -59,7 +58,7 @@ export class Services {
         maxBatchItems: this.config.batchMaxItems,
         maxQueueItems: this.config.queueMaxItems,
       });
-      this.querySpeller = new QuerySpeller(loadQueryVocabulary(undefined, vocabularyWords(model.dir)));
+      this.querySpeller = new QuerySpeller(loadQueryVocabulary(this.cleaner.lexicon, vocabularyWords(model.dir)));
       const served = servedModelIds();
       const encoderOpts = {
         intraOpThreads: this.config.intraOpThreads,
@@ -97,6 +96,11 @@ export class Services {
   requireEncoder(): MenuEncoder {
     if (!this.encoder) throw new Error('encoder not loaded');
     return this.encoder;
+  }
+
+  requireQuerySpeller(): QuerySpeller {
+    if (!this.querySpeller) throw new Error('encoder not loaded');
+    return this.querySpeller;
   }
 
   /** Clean, then embed. Items that clean to the same text share one vector. */

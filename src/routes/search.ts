@@ -65,7 +65,7 @@ export const searchRoute: Route<ParsedSearch, SearchResponse> = {
     const s = ctx.services;
     const enc = s.requireEncoder();
     // The query's typos are read against the knowledge base and this menu's own words first ("sjakes" → shakes).
-    const spelled = s.querySpeller.correct(req.query, req.corpus).text;
+    const spelled = s.requireQuerySpeller().correct(req.query, req.corpus).text;
     const q = s.cleaner.clean(spelled);
     const cleanedCorpus = req.corpus.map((t) => s.cleaner.clean(t).text);
     const corpusVectors = req.embeddings ?? (await enc.encode(cleanedCorpus, req.dimension));

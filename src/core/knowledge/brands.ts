@@ -53,9 +53,8 @@ export function brandsOf(text: string, lexicon: BrandLexicon = (shared ??= loadB
   return brands;
 }
 
-/** Two names that each name a brand and share none: two brands' products, so two items. */
-export function brandsDiffer(a: string, b: string, lexicon?: BrandLexicon): boolean {
-  const ba = brandsOf(a, lexicon), bb = brandsOf(b, lexicon);
+/** Two names' brands (brandsOf), when each names one and they share none: two brands' products, so two items. */
+export function brandsDiffer(ba: ReadonlySet<string>, bb: ReadonlySet<string>): boolean {
   if (ba.size === 0 || bb.size === 0) return false;
   for (const x of ba) if (bb.has(x)) return false;
   return true;

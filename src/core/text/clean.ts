@@ -216,7 +216,8 @@ export class TextCleaner {
     return folded.split(/[^a-z0-9]+/).some((w) => w.length > 1 && (this.vocabulary.has(w) || this.misspellings.has(w)));
   }
 
-  constructor(lexicon: CleaningLexicon) {
+  /** The lexicon it cleans with; the query speller reads its vocabulary and misspellings rather than loading them again. */
+  constructor(readonly lexicon: CleaningLexicon) {
     this.promoRe = new RegExp(`${WB_START}(?:${alternation(lexicon.promo)})${WB_END}`, 'giu');
     this.sizeRe = new RegExp(`${WB_START}(?:${alternation(lexicon.sizes)})${WB_END}`, 'giu');
     this.misspellings = lexicon.misspellings;
