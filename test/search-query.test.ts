@@ -107,3 +107,48 @@ t.test('understandQuery: "wraps and rolls" takes either', async (t) => {
   const got = rankSearch(understand('wraps and rolls'), corpus.map(profileItem), [0.5, 0.5, 0.5], 10).results.filter((r) => !r.is_fallback).map((r) => r.index);
   t.same(got.sort(), [0, 1], 'both the wrap and the roll, not the shake');
 });
+
+t.test('sectionCourses: an open item takes the course of the section it is listed in', async (t) => {
+  const { sectionCourses } = await import('../src/core/search.js');
+  // A café's shakes: the house names between "Banana Shake" and the coffees say nothing of their course themselves.
+  const menu = ['Paneer Tikka', 'Veg Biryani', 'Cold Coffee', 'Masala Chai', 'Oreo n Oreo', 'Lotus Biscoff', 'Banana Shake', 'Strawberry Shake', 'Dal Makhani'];
+  const profiles = menu.map((s) => profileItem(clean(s).text));
+  const open = menu.filter((_, i) => profiles[i]!.courseConfidence < 0.5);
+  t.ok(open.includes('Oreo n Oreo') && open.includes('Lotus Biscoff'), `the house names are open: ${open.join(', ')}`);
+  const sections = sectionCourses(profiles);
+  t.equal(sections[menu.indexOf('Oreo n Oreo')], 'beverage', 'between drinks, a drink');
+  t.equal(sections[menu.indexOf('Lotus Biscoff')], 'beverage');
+  t.equal(sections[menu.indexOf('Cold Coffee')], null, 'an item whose course its text says is never moved');
+  // Between a main and a drink the section is unclear: the item keeps its own reading.
+  const mixed = ['Paneer Tikka', 'Dal Makhani', 'Lotus Biscoff', 'Cold Coffee', 'Masala Chai'].map((s) => profileItem(clean(s).text));
+  t.equal(sectionCourses(mixed)[2], null, 'neighbours that disagree say nothing');
+  // Through rankSearch: a drinks query at the café finds the house shake.
+  const got = rankSearch(understand('beverages'), profiles, menu.map(() => 0.5), 20).results.map((r) => menu[r.index]);
+  t.ok(got.includes('Oreo n Oreo'), `the house shake is a beverage: ${got.join(', ')}`);
+  t.notOk(got.includes('Veg Biryani'));
+});
+
+t.test('rankSearch: a name that says rice is a rice dish, and still a curry', async (t) => {
+  const menu = ['Homestyle Dal Tadka With Steamed Rice', 'Classic Curd Rice', 'Dal Makhani Chawal', 'Chicken Pulusu Rice Bowl', 'Chicken Tikka Masala Biryani', 'Gulab Jamun'];
+  const profiles = menu.map((s) => profileItem(clean(s).text));
+  const cosines = [0.7, 0.75, 0.65, 0.6, 0.55, 0.2];
+  const dalChawal = rankSearch(understand('dal chawal'), profiles, cosines, 10).results.map((r) => menu[r.index]);
+  // "chawal" reads as the rice concept: the dal with steamed rice holds both, the curd rice only the rice.
+  t.ok(dalChawal.indexOf('Homestyle Dal Tadka With Steamed Rice') >= 0 && dalChawal.indexOf('Homestyle Dal Tadka With Steamed Rice') < dalChawal.indexOf('Classic Curd Rice'),
+    `dal with rice before curd rice: ${dalChawal.join(', ')}`);
+  // "curry" rules rice dishes out (a biryani is no curry), but a curry served with rice named so ("pulusu" is an Andhra curry the knowledge base does not resolve) is still a curry.
+  const q = understand('chicken curry');
+  t.ok(q.avoid.includes('rice'), 'the curry concept rules rice dishes out');
+  const curry = rankSearch(q, profiles, cosines, 10).results;
+  const bowl = curry.find((r) => menu[r.index] === 'Chicken Pulusu Rice Bowl');
+  t.ok(bowl && bowl.reranker_score! > 0.95, `the curry rice bowl answers a curry as surely as before its name said rice: ${bowl?.reranker_score}`);
+});
+
+t.test('rankSearch: the dish a query names, holding its words, comes before the same words by another name', async (t) => {
+  const menu = ['Black Chana with Steamed Rice', 'Chole Chawal', 'Classic Curd Rice'];
+  const profiles = menu.map((s) => profileItem(clean(s).text));
+  // The cosines of the dev menu this was seen on: holding the query's words by another name (+3) outweighed them.
+  const got = rankSearch(understand('chole chawal'), profiles, [0.71, 0.77, 0.73], 10).results.map((r) => menu[r.index]);
+  t.equal(got[0], 'Chole Chawal', got.join(', '));
+  t.ok(got.includes('Black Chana with Steamed Rice'), 'chana is chole by another name: it answers too');
+});
