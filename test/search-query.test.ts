@@ -108,20 +108,20 @@ t.test('understandQuery: "wraps and rolls" takes either', async (t) => {
   t.same(got.sort(), [0, 1], 'both the wrap and the roll, not the shake');
 });
 
-t.test('sectionCourses: an open item takes the course of the section it is listed in', async (t) => {
-  const { sectionCourses } = await import('../src/core/search.js');
+t.test('menuSections: an open item takes the course of the section it is listed in', async (t) => {
+  const { menuSections } = await import('../src/core/search.js');
   // A café's shakes: the house names between "Banana Shake" and the coffees say nothing of their course themselves.
   const menu = ['Paneer Tikka', 'Veg Biryani', 'Cold Coffee', 'Masala Chai', 'Oreo n Oreo', 'Lotus Biscoff', 'Banana Shake', 'Strawberry Shake', 'Dal Makhani'];
   const profiles = menu.map((s) => profileItem(clean(s).text));
   const open = menu.filter((_, i) => profiles[i]!.courseConfidence < 0.5);
   t.ok(open.includes('Oreo n Oreo') && open.includes('Lotus Biscoff'), `the house names are open: ${open.join(', ')}`);
-  const sections = sectionCourses(profiles);
+  const sections = menuSections(profiles).map((s) => s?.course ?? null);
   t.equal(sections[menu.indexOf('Oreo n Oreo')], 'beverage', 'between drinks, a drink');
   t.equal(sections[menu.indexOf('Lotus Biscoff')], 'beverage');
   t.equal(sections[menu.indexOf('Cold Coffee')], null, 'an item whose course its text says is never moved');
   // Between a main and a drink the section is unclear: the item keeps its own reading.
   const mixed = ['Paneer Tikka', 'Dal Makhani', 'Lotus Biscoff', 'Cold Coffee', 'Masala Chai'].map((s) => profileItem(clean(s).text));
-  t.equal(sectionCourses(mixed)[2], null, 'neighbours that disagree say nothing');
+  t.equal(menuSections(mixed)[2], null, 'neighbours that disagree say nothing');
   // Through rankSearch: a drinks query at the café finds the house shake.
   const got = rankSearch(understand('beverages'), profiles, menu.map(() => 0.5), 20).results.map((r) => menu[r.index]);
   t.ok(got.includes('Oreo n Oreo'), `the house shake is a beverage: ${got.join(', ')}`);
@@ -151,4 +151,15 @@ t.test('rankSearch: the dish a query names, holding its words, comes before the 
   const got = rankSearch(understand('chole chawal'), profiles, [0.71, 0.77, 0.73], 10).results.map((r) => menu[r.index]);
   t.equal(got[0], 'Chole Chawal', got.join(', '));
   t.ok(got.includes('Black Chana with Steamed Rice'), 'chana is chole by another name: it answers too');
+});
+
+t.test('menuSections: a house name among the coolers is a cold drink, not an answer to a hot one', async (t) => {
+  const { menuSections } = await import('../src/core/search.js');
+  const menu = ['Lime Mint Cooler', 'Mojito Mint', 'Blue Angel', 'Lime Soda', 'Ginger Lime Soda', 'Chocolate Ice Cream'];
+  const profiles = menu.map((s) => profileItem(clean(s).text));
+  t.ok(profiles[2]!.courseConfidence < 0.5, 'the house name says nothing of its course');
+  t.same(menuSections(profiles)[2], { course: 'beverage', tags: ['cold_drink'] });
+  const cosines = menu.map((s) => (s === 'Blue Angel' ? 0.55 : 0.4));
+  const got = rankSearch(understand('garam chai'), profiles, cosines, 10).results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
+  t.same(got, [], `a juice bar has no hot drink: ${got.join(', ')}`);
 });
