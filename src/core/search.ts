@@ -395,8 +395,8 @@ export type SearchItem = ItemProfile & {
    * soup). "Chicken Pulusu Rice Bowl" is a rice dish by its name, and that says nothing of whether it is spicy: an
    * unresolved item with only such tags is unknown to a query for a quality, not a miss. */
   readonly qualityKnown: boolean;
-  /** The kinds of dish (KIND_TAGS) only the item's name says, not its dish: "Andhra Chicken Curry Rice Bowl" is a rice
-   * dish to a query for rice, and still a curry to a query for a curry (whose concept rules rice dishes out). */
+  /** The kinds of dish (KIND_TAGS) only the item's name says, not its dish: "Chicken Pulusu Rice Bowl" is a rice dish
+   * to a query for rice, and still a curry to a query for a curry (whose concept rules rice dishes out). */
   readonly kindByName: ReadonlySet<Tag>;
   readonly serving: number | null;
 };
@@ -559,7 +559,8 @@ export function rankSearch(q: QueryUnderstanding, profiles: readonly ItemProfile
   const sections = menuSections(profiles);
   const items: SearchItem[] = profiles.map((p, i) => {
     const dish = p.dish ?? mainDishOf(p.text);
-    // At an ice-cream parlour "Alphonso Mango 100ml" is an ice cream: a course the text leaves open is the menu's.
+    // A course the text leaves open is its menu section's ("Oreo n Oreo" between the shakes), else the menu's (at an
+    // ice-cream parlour "Alphonso Mango 100ml" is an ice cream).
     const section = sections[i];
     if (p.courseConfidence < OPEN_COURSE) {
       const course = section?.course ?? usual;
@@ -591,15 +592,7 @@ export function rankSearch(q: QueryUnderstanding, profiles: readonly ItemProfile
   return { results: fallback(q, items, scored, topK) };
 }
 
-/**
- * The menu section each open item (course confidence below OPEN_COURSE) sits in, or null: a menu lists its items
- * section by section, so "Oreo n Oreo" and "Lotus Biscoff" between the milkshakes are shakes, and "Veggie Surprise"
- * between the pizzas is a pizza. The section is read from the nearest items on each side whose course is sure
- * (≥ 0.8), up to SECTION_NEIGHBOURS each way within SECTION_REACH positions: when there are at least two and they all
- * agree, the open item takes their course, and the drink temperature they all share (a house name among the coolers
- * is a cold drink, so "garam chai" at a juice bar is not answered by "Blue Angel"). Items whose course the text says
- * are never moved.
- */
+/** What an open item's place on the menu says of it: the course of its section and the drink temperature its section shares. */
 export interface MenuSection {
   readonly course: Course;
   readonly tags: readonly Tag[];
@@ -607,6 +600,14 @@ export interface MenuSection {
 
 const SECTION_TAGS: readonly Tag[] = ['hot_drink', 'cold_drink'];
 
+/**
+ * The menu section each open item (course confidence below OPEN_COURSE) sits in, or null: a menu lists its items
+ * section by section, so "Oreo n Oreo" and "Lotus Biscoff" between the milkshakes are drinks. The section is read
+ * from the nearest items on each side whose course is sure (≥ 0.8), up to SECTION_NEIGHBOURS each way within
+ * SECTION_REACH positions: when there are at least two and they all agree, the open item takes their course, and the
+ * drink temperature they all share (a house name among the coolers is a cold drink, so "garam chai" at a juice bar is
+ * not answered by "Blue Angel"). Items whose course the text says are never moved.
+ */
 export function menuSections(profiles: readonly ItemProfile[]): (MenuSection | null)[] {
   const sure = (k: number): boolean => profiles[k]!.courseConfidence >= 0.8;
   const tagsOf = (p: ItemProfile): ReadonlySet<Tag> => new Set([...(p.dish?.tags ?? []), ...namedTagsOf(p.text)]);
