@@ -391,18 +391,28 @@ export type SearchItem = ItemProfile & {
   readonly tags: ReadonlySet<Tag>;
   /** The tags the item's own name says by a flavour word ("Chilli Mushroom", "Schezwan Chicken": spicy). */
   readonly namedTags: ReadonlySet<Tag>;
-  /** The item's tags say something of its qualities: a tag other than the kind of dish its name says (rice, noodles,
-   * soup). "Chicken Pulusu Rice Bowl" is a rice dish by its name, and that says nothing of whether it is spicy: an
-   * unresolved item with only such tags is unknown to a query for a quality, not a miss. */
-  readonly qualityKnown: boolean;
-  /** The kinds of dish (KIND_TAGS) only the item's name says, not its dish: "Chicken Pulusu Rice Bowl" is a rice dish
-   * to a query for rice, and still a curry to a query for a curry (whose concept rules rice dishes out). */
-  readonly kindByName: ReadonlySet<Tag>;
   readonly serving: number | null;
 };
 
-/** Tags that name the kind of dish rather than a quality of it (see qualityKnown). */
+/** Tags that name the kind of dish rather than a quality of it (rice, noodles, soup). */
 const KIND_TAGS: ReadonlySet<Tag> = new Set<Tag>(['rice', 'noodles', 'soup']);
+
+/**
+ * What the item is known to be like: it has a dish, or a tag other than a kind of dish. "Chicken Pulusu Rice Bowl" is
+ * a rice dish by its name, and that says nothing of whether it is spicy: an unresolved item with only such tags is
+ * unknown to a query for a quality, not a miss.
+ */
+function qualitiesKnown(item: SearchItem): boolean {
+  return !!item.dish || [...item.tags].some((t) => !KIND_TAGS.has(t));
+}
+
+/**
+ * A kind of dish only the item's name says, not its dish: "Chicken Pulusu Rice Bowl" is a rice dish to a query for
+ * rice, and still a curry to a query for a curry (whose concept rules rice dishes out).
+ */
+function kindOnlyByName(item: SearchItem, tag: Tag): boolean {
+  return KIND_TAGS.has(tag) && item.namedTags.has(tag) && !item.dish?.tags.includes(tag);
+}
 
 const proteinWords = new Map<string, boolean>();
 
@@ -466,12 +476,12 @@ export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: num
     // recipe carries the tag (Gobi Manchurian).
     const named = q.tags.filter((t) => item.namedTags.has(t)).length;
     if (hits > 0) z += (2.5 * q.abstractness + 1) * (0.5 + (0.5 * hits) / q.tags.length) + (NAMED_TAG_WEIGHT * q.abstractness * named) / q.tags.length;
-    else if (item.dish || item.qualityKnown) z -= 1.5 * q.abstractness;
+    else if (qualitiesKnown(item)) z -= 1.5 * q.abstractness;
   }
   // "mild curry, not spicy": an item with a tag the query rules out is against it; a known item without is for it.
   if (q.avoid.length > 0) {
-    if (q.avoid.some((t) => item.tags.has(t) && !item.kindByName.has(t))) z -= 1.5 + 2 * q.abstractness;
-    else if (item.dish || item.qualityKnown) z += 0.5 * q.abstractness;
+    if (q.avoid.some((t) => item.tags.has(t) && !kindOnlyByName(item, t))) z -= 1.5 + 2 * q.abstractness;
+    else if (qualitiesKnown(item)) z += 0.5 * q.abstractness;
   }
   // "party pack for a big group" wants the items for a group; an item that does not say its serving is unknown.
   if (q.serving !== null && item.serving !== null) z += servingsAgree(q.serving, item.serving) ? 1 + 2 * q.abstractness : -1.5;
@@ -567,16 +577,13 @@ export function rankSearch(q: QueryUnderstanding, profiles: readonly ItemProfile
       if (course) p = { ...p, course };
     }
     const namedTags = section && section.tags.length > 0 ? new Set([...namedTagsOf(p.text), ...section.tags]) : namedTagsOf(p.text);
-    const tags = new Set<Tag>([...(dish?.tags ?? []), ...namedTags, ...(isCombo(p.text) && courseGroup(p.course) === 'food' ? ['filling' as const] : [])]);
     return {
       ...p,
       dish,
       words: itemWordsOf(p.text),
       // A food combo ("Butter Chicken + 3 Roti + Green Salad", "Mutton Thali Meal") is a filling meal whatever its dish.
-      tags,
+      tags: new Set<Tag>([...(dish?.tags ?? []), ...namedTags, ...(isCombo(p.text) && courseGroup(p.course) === 'food' ? ['filling' as const] : [])]),
       namedTags,
-      qualityKnown: [...tags].some((t) => !KIND_TAGS.has(t)),
-      kindByName: new Set([...namedTags].filter((t) => KIND_TAGS.has(t) && !dish?.tags.includes(t))),
       serving: q.serving === null ? null : servingOf(originals?.[i] ?? p.text),
     };
   });
@@ -609,7 +616,7 @@ const SECTION_TAGS: readonly Tag[] = ['hot_drink', 'cold_drink'];
  * not answered by "Blue Angel"). Items whose course the text says are never moved.
  */
 export function menuSections(profiles: readonly ItemProfile[]): (MenuSection | null)[] {
-  const sure = (k: number): boolean => profiles[k]!.courseConfidence >= 0.8;
+  const sure = (k: number): boolean => profiles[k]!.courseConfidence >= SURE_COURSE;
   const tagsOf = (p: ItemProfile): ReadonlySet<Tag> => new Set([...(p.dish?.tags ?? []), ...namedTagsOf(p.text)]);
   return profiles.map((p, i) => {
     if (p.courseConfidence >= OPEN_COURSE) return null;
@@ -635,6 +642,8 @@ const SECTION_REACH = 8;
 
 /** Below this course confidence an item's course is open (a house name: "Oreo n Oreo", "Powerplay Delight"). */
 const OPEN_COURSE = 0.5;
+/** From this course confidence an item's course is sure: what a menu section or a menu's usual course is read from. */
+const SURE_COURSE = 0.8;
 
 /**
  * The course of a menu that sells mostly one kind of thing other than food: dessert when at least 60% of its items
@@ -642,7 +651,7 @@ const OPEN_COURSE = 0.5;
  * bar); else null. A menu of food says nothing about one item, since food spans starters, mains and breads.
  */
 export function usualCourse(profiles: readonly ItemProfile[]): Course | null {
-  const sure = profiles.filter((p) => p.courseConfidence >= 0.8);
+  const sure = profiles.filter((p) => p.courseConfidence >= SURE_COURSE);
   if (sure.length < 5) return null;
   for (const course of ['dessert', 'beverage'] as const) {
     if (sure.filter((p) => courseGroup(p.course) === course).length >= USUAL_SHARE * sure.length) return course;
