@@ -10,6 +10,9 @@ t.test('understandQuery: the words a query asks an item to hold', async (t) => {
   // Hinglish "wala/wali" ("the one with") names no dish: an item must not hold it to contain the query.
   t.same(understand('chicken wala sandwich').words, ['chicken', 'sandwich']);
   t.same(understand('dahi wali drink').words, ['dahi'], '"drink" is the beverage course');
+  const pack = understand('ghar ke liye bada pack');
+  t.same([pack.words, pack.serving, pack.abstractness], [[], 4, 1], 'Hindi\'s little words are filler: the query is all serving');
+  t.same(understand('chow mein').words, ['chow', 'mein'], '"mein" is no filler in a dish name');
 });
 
 t.test('understandQuery: a dish named exactly lends its course and its names', async (t) => {

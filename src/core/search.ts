@@ -236,7 +236,8 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
     if (tags.has(x) && !tags.has(y)) avoid.add(y);
     else if (tags.has(y) && !tags.has(x)) avoid.add(x);
   }
-  const filler = new Set(['something', 'some', 'a', 'an', 'the', 'for', 'me', 'i', 'want', 'need', 'to', 'with', 'and', 'please', 'kuch', 'chahiye', 'wala', 'wali', 'wale', 'lunch', 'dinner', 'meal', 'food', 'item', 'items']);
+  // Hindi's little words are filler too ("ghar ke liye bada pack" is all serving), but not "mein": "chow mein" is a dish.
+  const filler = new Set(['something', 'some', 'a', 'an', 'the', 'for', 'me', 'i', 'want', 'need', 'to', 'with', 'and', 'please', 'kuch', 'chahiye', 'wala', 'wali', 'wale', 'ke', 'ki', 'ka', 'liye', 'ko', 'se', 'koi', 'lunch', 'dinner', 'meal', 'food', 'item', 'items']);
   // Cleaning strips "for 4 people" and "party pack" as size noise; the serving is read from the query as typed, and
   // the words that only say it are concept words, not dish words.
   const serving = servingOf(originalQuery);
