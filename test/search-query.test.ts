@@ -166,3 +166,19 @@ t.test('menuSections: a house name among the coolers is a cold drink, not an ans
   const got = rankSearch(understand('garam chai'), profiles, cosines, 10).results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
   t.same(got, [], `a juice bar has no hot drink: ${got.join(', ')}`);
 });
+
+t.test('rankSearch: a query for a group or to share is answered by the orders, packs and platters for that many', async (t) => {
+  const menu = ['2 Crispy Chicken Burger + 4Pc Fried Wings + 2 Coca Cola', '6 Crispy Veg', '(18Pcs) Crunchy Chicken Nuggets + 3 Dips', 'Crispy Veg Burger', 'Gulab Jamun Minis Box [500 gm]'];
+  const profiles = menu.map((s) => profileItem(clean(s).text));
+  // Equal cosines: only the servings decide the order.
+  const cosines = menu.map(() => 0.5);
+  const rank = (query: string) => rankSearch(understandQuery(clean(query).text, query), profiles, cosines, 10, menu).results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
+  const family = rank('meal for a family');
+  t.equal(family[0], '6 Crispy Veg', `six burgers are a family's meal: ${family.join(', ')}`);
+  t.ok(family.indexOf('2 Crispy Chicken Burger + 4Pc Fried Wings + 2 Coca Cola') === -1 || family.indexOf('2 Crispy Chicken Burger + 4Pc Fried Wings + 2 Coca Cola') > family.indexOf('(18Pcs) Crunchy Chicken Nuggets + 3 Dips'),
+    'an order for two comes after a platter, which says nothing of a family');
+  const share = rank('something to share with friends');
+  t.same(share.slice(0, 4).sort(), ['(18Pcs) Crunchy Chicken Nuggets + 3 Dips', '2 Crispy Chicken Burger + 4Pc Fried Wings + 2 Coca Cola', '6 Crispy Veg', 'Gulab Jamun Minis Box [500 gm]'],
+    `anything for two or more is to share, the single burger is not: ${share.join(', ')}`);
+  t.notOk(share.slice(0, 4).includes('Crispy Veg Burger'));
+});

@@ -8,7 +8,6 @@ t.test('servingOf reads head counts from the size words cleaning strips', async 
     ['Grand Veg Biryani Party Combo for 8-10', 8],
     ['Party Combo for 5-6: Veg Biryani + Kebabs', 5],
     ['Chicken Bucket for Two', 2],
-    ['Single Veg Pack Of 4', 4],
     ['pizza deal for 4 people', 4],
     ['bucket for a party of four', 4],
     ['party pack for a big group', 4],
@@ -26,6 +25,34 @@ t.test('servingOf reads head counts from the size words cleaning strips', async 
     ['Butter Chicken', null],
   ];
   for (const [text, want] of cases) t.equal(servingOf(text), want, text);
+  t.equal(servingOf('something to share with friends'), 'shared', 'sharing asks for two or more, however many');
+  t.equal(servingOf('2 samosa'), null, "a query's leading number is how many it wants of the dish");
+});
+
+t.test('servingOf reads an order count, a pack and a platter from a menu item', async (t) => {
+  const cases: [string, number | 'shared' | null][] = [
+    ['6 Crispy Veg', 6],
+    ['4 Crispy Chicken + 2 Medium Fries', 4],
+    ['2 x Chatpata Chana Veg Burger Meal', 2],
+    ['Any 2 Rice Bowls + Any Starter', 2],
+    ['2Crispy Veg Burger+Korean Spicy Fries+2Coke.', 2],
+    ['1 Jr Veg Whopper +1 Chocolate Thick Shake', 1],
+    ['Classic Family Feast for 4 - Veg', 4],
+    // Counts of pieces, types and breads are not people; a pack or a platter is to share.
+    ['5 Pc Smoky Chicken Mojito Combo', null],
+    ['7 Types Of Cheese Pizza', null],
+    ['4 Cheese Pizza [6 inch]', null],
+    ['2 chapati with chicken korma', null],
+    ['7UP Can 300 ml', null],
+    ['Gulab Jamuns (Pack Of 10)', 'shared'],
+    ['Mini Punjabi Samosa [Pack of 6]', 'shared'],
+    ['Classic Tandoori Aloo [10 Pcs]', 'shared'],
+    ['(18Pcs) Crunchy Chicken Nuggets + 3 Dips', 'shared'],
+    ['Gulab Jamun Minis Box [500 gm]', 'shared'],
+    ['Idly [2 Pc]', null],
+    ['Desi Ghee Moong Dal Halwa [100 gm]', null],
+  ];
+  for (const [text, want] of cases) t.equal(servingOf(text, { item: true }), want, text);
 });
 
 t.test('servingsAgree compares one, two and a group', async (t) => {
@@ -35,9 +62,14 @@ t.test('servingsAgree compares one, two and a group', async (t) => {
   t.notOk(servingsAgree(1, 4));
   t.notOk(servingsAgree(2, 4));
   t.notOk(servingsAgree(4, 1));
+  t.ok(servingsAgree('shared', 2), 'two share');
+  t.ok(servingsAgree('shared', 'shared'));
+  t.ok(servingsAgree('shared', 6));
+  t.notOk(servingsAgree('shared', 1), 'a single serving is not to share');
+  t.equal(servingsAgree(4, 'shared'), null, 'a platter says nothing of a meal for a family');
 });
 
-t.test('servingOf: a big pack, a pack for home and friends are for a group', async (t) => {
-  for (const q of ['ghar ke liye bada pack', 'big pack of ice cream', 'something to share with friends', 'large pack for home']) t.equal(servingOf(q), 4, q);
+t.test('servingOf: a big pack and a pack for home are for a group', async (t) => {
+  for (const q of ['ghar ke liye bada pack', 'big pack of ice cream', 'large pack for home']) t.equal(servingOf(q), 4, q);
   t.equal(servingOf('bada pav'), null, 'a big pav is no pack');
 });

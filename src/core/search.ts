@@ -11,7 +11,7 @@ import { clamp01 } from './match.js';
 import { editDistance } from './text/clean.js';
 import { singular } from './dish-words.js';
 import { isCombo } from './variants.js';
-import { SERVING_WORDS, servingOf, servingsAgree } from './servings.js';
+import { SERVING_WORDS, type Serving, servingOf, servingsAgree } from './servings.js';
 import { equivalencePhrasePositions, equivalenceTerms, equivalenceTokens } from './knowledge/equivalents.js';
 
 /**
@@ -135,7 +135,7 @@ export interface QueryUnderstanding {
    * of its terms contains it. */
   readonly anyOf: boolean;
   /** How many people the query asks to feed ("for 4 people", "party pack", "for one"), from its original text. */
-  readonly serving: number | null;
+  readonly serving: Serving | null;
   /** The word sets of the names of the dish the query names exactly, for names of two words or more ("minced
    * mutton" is Mutton Keema: {mutton, keema}); an item whose name holds one of them is that dish or a form of it. */
   readonly dishNames: readonly ReadonlySet<string>[];
@@ -392,7 +392,7 @@ export type SearchItem = ItemProfile & {
   readonly tags: ReadonlySet<Tag>;
   /** The tags the item's own name says by a flavour word ("Chilli Mushroom", "Schezwan Chicken": spicy). */
   readonly namedTags: ReadonlySet<Tag>;
-  readonly serving: number | null;
+  readonly serving: Serving | null;
 };
 
 /** Tags that name the kind of dish rather than a quality of it (rice, noodles, soup). */
@@ -485,7 +485,8 @@ export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: num
     else if (qualitiesKnown(item)) z += 0.5 * q.abstractness;
   }
   // "party pack for a big group" wants the items for a group; an item that does not say its serving is unknown.
-  if (q.serving !== null && item.serving !== null) z += servingsAgree(q.serving, item.serving) ? 1 + 2 * q.abstractness : -1.5;
+  const servings = q.serving !== null && item.serving !== null ? servingsAgree(q.serving, item.serving) : null;
+  if (servings !== null) z += servings ? 1 + 2 * q.abstractness : -1.5;
   // A category query ("bread", "beverages", "dessert") is answered by the item's course more than by its cosine.
   // Starters and mains are both food, but a query for starters wants the starters first.
   if (q.course) {
@@ -585,7 +586,7 @@ export function rankSearch(q: QueryUnderstanding, profiles: readonly ItemProfile
       // A food combo ("Butter Chicken + 3 Roti + Green Salad", "Mutton Thali Meal") is a filling meal whatever its dish.
       tags: new Set<Tag>([...(dish?.tags ?? []), ...namedTags, ...(isCombo(p.text) && courseGroup(p.course) === 'food' ? ['filling' as const] : [])]),
       namedTags,
-      serving: q.serving === null ? null : servingOf(originals?.[i] ?? p.text),
+      serving: q.serving === null ? null : servingOf(originals?.[i] ?? p.text, { item: true }),
     };
   });
   const scored: SearchCandidate[] = items.map((item, index) => ({ index, cosine: clamp01(cosines[index]!), relevance: relevanceOf(q, item, cosines[index]!) }));
