@@ -15,6 +15,16 @@ t.test('understandQuery: the words a query asks an item to hold', async (t) => {
   t.same(understand('chow mein').words, ['chow', 'mein'], '"mein" is no filler in a dish name');
 });
 
+t.test('understandQuery: a diet or protein only implied by a word is not asked for', async (t) => {
+  // "whopper" usually carries chicken, but a customer typing it wants the veg Whopper too, and "keema" the chicken keema.
+  for (const q of ['whopper', 'keema', 'seekh', 'frankfurter']) {
+    const u = understand(q);
+    t.same([u.stated.diet, u.stated.protein], ['unknown', null], q);
+  }
+  t.same([understand('chicken whopper').stated.diet, understand('chicken whopper').stated.protein], ['non_veg', 'chicken'], 'a meat the words name is asked for');
+  t.equal(understand('veg whopper').stated.diet, 'veg');
+});
+
 t.test('understandQuery: a dish named exactly lends its course and its names', async (t) => {
   const crepe = understand('semolina crepe');
   t.equal(crepe.profile.dish?.name, 'Rava Dosa');

@@ -41,6 +41,8 @@ const HEAD_BONUS = 0.5;
 /** The cosine slope for a serving-only query; on the dev queries 9 (the usual), 6, 4 and 2 gave dev3 nDCG@10 0.8593,
  * 0.8598, 0.8598, 0.8598 (one query, "something to share with friends"), the rest unchanged. */
 const SERVING_ONLY_SLOPE = 4;
+/** A diet or protein the query's words say this surely is asked for ("veg", "chicken" at 0.95); an implied one is not. */
+const STATED_CONFIDENCE = 0.9;
 export const FALLBACK_BAND = 0.1;
 
 interface Concept {
@@ -273,8 +275,11 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   const cues = menuTextCues(cleanedQuery);
   // A veg diet read from an ingredient that is veg by nature ("chocolate", "aloo", confidence below 0.9) is not the
   // query asking for veg: "chocolate lover" wants the egg mousse too. "veg", "eggless" and the meats are asked for.
-  const statedDiet = cues.diet.value === 'veg' && cues.diet.confidence < 0.9 ? 'unknown' : cues.diet.value;
-  const stated = { ...profile, diet: statedDiet, protein: cues.protein.value ?? (profile.dishHow === 'exact' ? profile.protein : null), eggByRecipeOnly: false };
+  // Likewise a meat only implied by a word that usually carries one ("whopper", "seekh", "keema" at 0.75-0.8): "whopper"
+  // asks for the veg Whopper too, and "keema" for the chicken keema.
+  const statedDiet = cues.diet.confidence < STATED_CONFIDENCE ? 'unknown' : cues.diet.value;
+  const statedProtein = cues.protein.confidence >= STATED_CONFIDENCE ? cues.protein.value : null;
+  const stated = { ...profile, diet: statedDiet, protein: statedProtein ?? (profile.dishHow === 'exact' ? profile.protein : null), eggByRecipeOnly: false };
   const dishNames = profile.dishHow === 'exact' && content > 0 ? namesWords(profile.dish!).filter((names) => names.size >= 2) : [];
   const spelled = spellingOf(contentWords, profile);
   const joiner = words.findIndex((w) => w === 'and' || w === 'or' || w === 'aur');
