@@ -724,6 +724,11 @@ t.test("flavourTagsOf: the tags an item's own words give it", async (t) => {
   t.same(flavourTagsOf('Butter Naan'), [], 'butter is not a flavour word');
   t.same(flavourTagsOf('Hot Dog'), [], 'hot alone is not spicy');
   t.notOk(flavourTagsOf('Cottage Cheese Tikka').includes('cheesy'), 'a stop phrase consumes its words: cottage cheese is paneer');
+  // A menu's own labels: the small plate beside its thalis, its kids' items, its healthy bowl.
+  has('Palak Paneer - Light Meal', ['light']);
+  has('Kids Cheese Margherita Combo', ['kids']);
+  has('Millet Dal Khichdi Bowl - Healthy', ['healthy']);
+  t.notOk(flavourTagsOf('Chicken De-light Pizza').includes('light'), 'a light alone is no light meal');
 });
 
 t.test('dietMarkers: egg-free words and veg / non-veg markers come from the diet lexicon, in any of its languages', async (t) => {

@@ -56,6 +56,10 @@ t.test('understandQuery: occasions and diet words in a query for a need', async 
   t.notOk(understand('tea time snacks').avoid.includes('cold_drink'), 'a query that asks no drink temperature rules none out');
   t.same([understand('tea time snacks').course, understand('tea time snacks').tags], ['side', ['snack']], 'tea time asks for snacks, not tea');
   t.same(understand('complete meal for one person').tags, ['filling']);
+  t.equal(understand('healthy vegetarian lunch').course, 'main', 'a need for lunch is food, whatever words come between');
+  t.equal(understand('healthy drink').course, 'beverage');
+  t.same(understand('party order for 6 people').words, [], 'an order is filler: the serving is the whole ask');
+  t.same([...understand('something easy on the stomach when unwell').tags].sort(), ['light', 'soup']);
 });
 
 t.test('search equivalents: the names a menu uses for the same food answer for each other', async (t) => {

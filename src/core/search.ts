@@ -239,7 +239,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
     else if (tags.has(y) && !tags.has(x)) avoid.add(x);
   }
   // Hindi's little words are filler too ("ghar ke liye bada pack" is all serving), but not "mein": "chow mein" is a dish.
-  const filler = new Set(['something', 'some', 'a', 'an', 'the', 'for', 'me', 'i', 'want', 'need', 'to', 'with', 'and', 'please', 'kuch', 'chahiye', 'wala', 'wali', 'wale', 'ke', 'ki', 'ka', 'liye', 'ko', 'se', 'koi', 'lunch', 'dinner', 'meal', 'food', 'item', 'items']);
+  const filler = new Set(['something', 'some', 'a', 'an', 'the', 'for', 'me', 'i', 'want', 'need', 'to', 'with', 'and', 'please', 'kuch', 'chahiye', 'wala', 'wali', 'wale', 'ke', 'ki', 'ka', 'liye', 'ko', 'se', 'koi', 'lunch', 'dinner', 'meal', 'food', 'item', 'items', 'order', 'orders', 'when']);
   // Cleaning strips "for 4 people" and "party pack" as size noise; the serving is read from the query as typed, and
   // the words that only say it are concept words, not dish words.
   const serving = servingOf(originalQuery);
@@ -272,6 +272,8 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   const cue = profile.dishHow === 'exact' ? null : categoryOf(cleanedQuery);
   const namedCourse = cue === null ? profile.dish!.course : cue.confidence >= 0.7 ? cue.value : null;
   if (!course && (namedCourse === 'beverage' || namedCourse === 'dessert' || namedCourse === 'bread')) course = namedCourse;
+  // A need for lunch or dinner is food, whatever words come between ("healthy vegetarian lunch" is no kombucha).
+  if (!course && tags.size + avoid.size > 0 && words.some((w) => w === 'lunch' || w === 'dinner')) course = 'main';
   const cues = menuTextCues(cleanedQuery);
   // A veg diet read from an ingredient that is veg by nature ("chocolate", "aloo", confidence below 0.9) is not the
   // query asking for veg: "chocolate lover" wants the egg mousse too. "veg", "eggless" and the meats are asked for.
