@@ -49,6 +49,7 @@ t.test('servingOf reads an order count, a pack and a platter from a menu item', 
     ['Classic Tandoori Aloo [10 Pcs]', 'shared'],
     ['(18Pcs) Crunchy Chicken Nuggets + 3 Dips', 'shared'],
     ['Gulab Jamun Minis Box [500 gm]', 'shared'],
+    ['Red Velvet Cake [1/2kg]', 'shared'],
     ['Idly [2 Pc]', null],
     ['Desi Ghee Moong Dal Halwa [100 gm]', null],
   ];

@@ -41,6 +41,13 @@ const HEAD_BONUS = 0.5;
 /** The cosine slope for a serving-only query; on the dev queries 9 (the usual), 6, 4 and 2 gave dev3 nDCG@10 0.8593,
  * 0.8598, 0.8598, 0.8598 (one query, "something to share with friends"), the rest unchanged. */
 const SERVING_ONLY_SLOPE = 4;
+/** Query words that ask for nothing. Hindi's little words are filler too ("ghar ke liye bada pack" is all serving), but
+ * not "mein": "chow mein" is a dish. */
+const QUERY_FILLER: ReadonlySet<string> = new Set([
+  'something', 'some', 'a', 'an', 'the', 'for', 'me', 'i', 'want', 'need', 'to', 'with', 'and', 'please', 'kuch', 'chahiye',
+  'wala', 'wali', 'wale', 'ke', 'ki', 'ka', 'liye', 'ko', 'se', 'koi', 'lunch', 'dinner', 'meal', 'food', 'item', 'items',
+  'order', 'orders', 'when',
+]);
 /** A diet or protein the query's words say this surely is asked for ("veg", "chicken" at 0.95); an implied one is not. */
 const STATED_CONFIDENCE = 0.9;
 export const FALLBACK_BAND = 0.1;
@@ -238,8 +245,6 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
     if (tags.has(x) && !tags.has(y)) avoid.add(y);
     else if (tags.has(y) && !tags.has(x)) avoid.add(x);
   }
-  // Hindi's little words are filler too ("ghar ke liye bada pack" is all serving), but not "mein": "chow mein" is a dish.
-  const filler = new Set(['something', 'some', 'a', 'an', 'the', 'for', 'me', 'i', 'want', 'need', 'to', 'with', 'and', 'please', 'kuch', 'chahiye', 'wala', 'wali', 'wale', 'ke', 'ki', 'ka', 'liye', 'ko', 'se', 'koi', 'lunch', 'dinner', 'meal', 'food', 'item', 'items', 'order', 'orders', 'when']);
   // Cleaning strips "for 4 people" and "party pack" as size noise; the serving is read from the query as typed, and
   // the words that only say it are concept words, not dish words.
   const serving = servingOf(originalQuery);
@@ -255,7 +260,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
       if (markers.has(w)) covered.add(i);
     });
   }
-  let contentWords = words.filter((w, i) => !covered.has(i) && !filler.has(w));
+  let contentWords = words.filter((w, i) => !covered.has(i) && !QUERY_FILLER.has(w));
   const cuisineWords = contentWords.filter((w) => !CUISINE_FILLER.has(w));
   const cuisine = CUISINE_QUERIES.get(cuisineWords.join(' ')) ?? null;
   if (cuisine) {

@@ -58,7 +58,8 @@ const NOT_PORTIONS: ReadonlySet<string> = new Set([
  * a query for something to share, but says nothing of a meal for a family (18 nuggets are no family's dinner).
  */
 const PLATTER = /\b(\d{1,2})\s*(?:pc|pcs|pieces?)\b/i;
-const BOX = /\b(\d{3,4})\s*(?:g|gm|gms|grams?)\b|\b(?:1|1\/2|half)\s*kg\b/i;
+const GRAMS = /\b(\d{3,4})\s*(?:g|gm|gms|grams?)\b/i;
+const HALF_KILO_OR_MORE = /\b(?:1|1\/2|half)\s*kg\b/i;
 /** "Gulab Jamuns (Pack Of 10)", "Laccha Paratha (Pack of 4)": a pack of pieces, to share, not a meal for ten. */
 const PACK_OF = new RegExp(`\\b(?:pack|box|set)\\s+of\\s+${COUNT}\\b`, 'i');
 /** Chosen on the dev queries: 8 and 10 pieces answered "something to share with friends" alike (nDCG@10 0.72 ->
@@ -94,8 +95,8 @@ export function servingOf(text: string, { item = false } = {}): Serving | null {
   if (SINGLE.test(text)) return 1;
   if (item) {
     const pieces = PLATTER.exec(text);
-    const grams = BOX.exec(text);
-    if ((pieces && Number(pieces[1]) >= PLATTER_PIECES) || (grams && (grams[1] === undefined || Number(grams[1]) >= 500))) return 'shared';
+    const grams = GRAMS.exec(text);
+    if ((pieces && Number(pieces[1]) >= PLATTER_PIECES) || (grams && Number(grams[1]) >= 500) || HALF_KILO_OR_MORE.test(text)) return 'shared';
   }
   return null;
 }
