@@ -150,7 +150,7 @@ t.test('rankSearch: a name that says rice is a rice dish, and still a curry', as
   const profiles = menu.map((s) => profileItem(clean(s).text));
   const cosines = [0.7, 0.75, 0.65, 0.6, 0.55, 0.2];
   const dalChawal = rankSearch(understand('dal chawal'), profiles, cosines, 10).results.map((r) => menu[r.index]);
-  // "chawal" reads as the rice concept: the dal with steamed rice holds both, the curd rice only the rice.
+  // The dal with steamed rice is the dish by another name; the curd rice holds only the rice.
   t.ok(dalChawal.indexOf('Homestyle Dal Tadka With Steamed Rice') >= 0 && dalChawal.indexOf('Homestyle Dal Tadka With Steamed Rice') < dalChawal.indexOf('Classic Curd Rice'),
     `dal with rice before curd rice: ${dalChawal.join(', ')}`);
   // "curry" rules rice dishes out (a biryani is no curry), but a curry served with rice named so ("pulusu" is an Andhra curry the knowledge base does not resolve) is still a curry.
@@ -159,6 +159,18 @@ t.test('rankSearch: a name that says rice is a rice dish, and still a curry', as
   const curry = rankSearch(q, profiles, cosines, 10).results;
   const bowl = curry.find((r) => menu[r.index] === 'Chicken Pulusu Rice Bowl');
   t.ok(bowl && bowl.reranker_score! > 0.95, `the curry rice bowl answers a curry as surely as before its name said rice: ${bowl?.reranker_score}`);
+});
+
+t.test('rankSearch: "<curry> chawal" asks for the curry with plain rice, not for rice dishes', async (t) => {
+  t.same(understand('rajma chawal').tags, [], '"chawal" after a curry is its side, no rice concept');
+  t.same(understand('राजमा चावल').tags, [], 'in Devanagari too');
+  t.same(understand('jeera rice').tags, ['rice'], '"jeera rice" is a rice dish: other rice dishes answer it');
+  const menu = ['Rajma (500g)', 'Classic Curd Rice', 'Classic Rajma Chawal', 'Steamed Rice (300g)'];
+  const profiles = menu.map((s) => profileItem(clean(s).text));
+  // The cosines of the dev menu this was seen on: the curd rice's is above the plain rajma's.
+  const got = rankSearch(understand('rajma chawal'), profiles, [0.85, 0.72, 0.82, 0.66], 10, menu).results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
+  t.equal(got[0], 'Classic Rajma Chawal', got.join(', '));
+  t.ok(got.indexOf('Rajma (500g)') >= 0 && (got.indexOf('Classic Curd Rice') < 0 || got.indexOf('Rajma (500g)') < got.indexOf('Classic Curd Rice')), `the rajma before the curd rice: ${got.join(', ')}`);
 });
 
 t.test('rankSearch: the dish a query names, holding its words, comes before the same words by another name', async (t) => {
