@@ -209,3 +209,17 @@ t.test('rankSearch: a query for a group or to share is answered by the orders, p
     `anything for two or more is to share, the single burger is not: ${share.join(', ')}`);
   t.notOk(share.slice(0, 4).includes('Crispy Veg Burger'));
 });
+
+t.test('rankSearch: a meal for some number of people is food, not a drink, a dessert or a lone side for that many', async (t) => {
+  t.equal(understand('spicy veg meal for one').course, 'main', 'with a need, a meal is a main');
+  const family = understand('meal for a family');
+  t.same([family.course, family.meal], [null, true], 'alone, it only rules out what is no meal');
+  const menu = ['2 Fries (R)', '2 McFlurry Oreo (S)', '2 McVeggie Burger + Fries (L) + 2 Coke', '2 Cappuccino', 'McVeggie Burger'];
+  const profiles = menu.map((s) => profileItem(clean(s).text));
+  // Equal cosines: the servings and the meal decide.
+  const got = rankSearch(understandQuery(clean('meal for two').text, 'meal for two'), profiles, menu.map(() => 0.62), 10, menu)
+    .results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
+  t.equal(got[0], '2 McVeggie Burger + Fries (L) + 2 Coke', got.join(', '));
+  for (const notMeal of ['2 McFlurry Oreo (S)', '2 Cappuccino']) t.notOk(got.includes(notMeal), `${notMeal} is for two but no meal: ${got.join(', ')}`);
+  t.ok(got.indexOf('2 Fries (R)') < 0 || got.indexOf('2 Fries (R)') > got.indexOf('2 McVeggie Burger + Fries (L) + 2 Coke'), 'a lone side comes after the meal');
+});
