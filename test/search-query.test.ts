@@ -223,3 +223,17 @@ t.test('rankSearch: a meal for some number of people is food, not a drink, a des
   for (const notMeal of ['2 McFlurry Oreo (S)', '2 Cappuccino']) t.notOk(got.includes(notMeal), `${notMeal} is for two but no meal: ${got.join(', ')}`);
   t.ok(got.indexOf('2 Fries (R)') < 0 || got.indexOf('2 Fries (R)') > got.indexOf('2 McVeggie Burger + Fries (L) + 2 Coke'), 'a lone side comes after the meal');
 });
+
+t.test('rankSearch: a name sized in inches that names no dish is a pizza', async (t) => {
+  const menu = ["Mama Mexicana Large 12''", "Sweet Corn & Cheese Medium 9''", 'French Fries', 'Chicken Tikka Sub (6inch)', 'Mama Mexicana Pizza'];
+  const profiles = menu.map((s) => profileItem(clean(s).text));
+  const rank = (query: string, cosines: number[]) => rankSearch(understand(query), profiles, cosines, 10, menu).results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
+  // The cosines of the dev menu: without the word "pizza" the 12'' pizza held only half the query.
+  const mexicana = rank('mexicana piza', [0.6, 0.45, 0.2, 0.3, 0.8]);
+  t.ok(mexicana.includes("Mama Mexicana Large 12''"), `the 12'' Mama Mexicana is the pizza asked for: ${mexicana.join(', ')}`);
+  const sides = rank('sides', [0.5, 0.55, 0.6, 0.4, 0.4]);
+  t.notOk(sides.includes("Sweet Corn & Cheese Medium 9''"), `a 9'' pizza is no side: ${sides.join(', ')}`);
+  t.ok(sides.includes('French Fries'));
+  const sub = rank('pizza', [0.3, 0.3, 0.2, 0.5, 0.8]);
+  t.notOk(sub.includes('Chicken Tikka Sub (6inch)'), 'a sub sized in inches is still a sub');
+});
