@@ -237,3 +237,15 @@ t.test('rankSearch: a name sized in inches that names no dish is a pizza', async
   const sub = rank('pizza', [0.3, 0.3, 0.2, 0.5, 0.8]);
   t.notOk(sub.includes('Chicken Tikka Sub (6inch)'), 'a sub sized in inches is still a sub');
 });
+
+t.test('rankSearch: a dish named without a serving comes before an order for several of it, not before a bigger portion', async (t) => {
+  const menu = ['2 McVeggie Burger', 'McVeggie Burger', 'Chicken Dum Biryani [Serves 2]', 'Chicken Dum Biryani'];
+  const profiles = menu.map((s) => profileItem(clean(s).text));
+  const rank = (query: string) => rankSearch(understand(query), profiles, menu.map(() => 0.8), 10, menu).results.map((r) => menu[r.index]);
+  const burger = rank('mcveggie burger');
+  t.ok(burger.indexOf('McVeggie Burger') < burger.indexOf('2 McVeggie Burger'), `the one before the two, at equal cosines: ${burger.join(', ')}`);
+  t.ok(burger.includes('2 McVeggie Burger'), 'the order for two is still an answer');
+  const biryani = rankSearch(understand('chicken dum biryani'), profiles, menu.map(() => 0.8), 10, menu).results;
+  const score = (name: string) => biryani.find((r) => menu[r.index] === name)?.reranker_score;
+  t.equal(score('Chicken Dum Biryani [Serves 2]'), score('Chicken Dum Biryani'), 'a portion for two is as full an answer');
+});

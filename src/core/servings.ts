@@ -66,6 +66,13 @@ const PACK_OF = new RegExp(`\\b(?:pack|box|set)\\s+of\\s+${COUNT}\\b`, 'i');
  * 0.84); 12 missed the 10-piece platters. */
 const PLATTER_PIECES = 8;
 
+/** The count an item's name leads with when it is an order of several portions ("6 Crispy Veg"), else null. */
+export function orderCountOf(text: string): number | null {
+  const m = LEADING_COUNT.exec(text);
+  const n = m ? Number(m[1]) : 0;
+  return n >= 1 && n <= 12 && !NOT_PORTIONS.has(m![2]!.toLowerCase()) ? n : null;
+}
+
 /** How many a text is for: a head count, or `'shared'` (two or more, the count unsaid). */
 export type Serving = number | 'shared';
 
@@ -83,9 +90,8 @@ export function servingOf(text: string, { item = false } = {}): Serving | null {
     }
   }
   if (item) {
-    const m = LEADING_COUNT.exec(text);
-    const n = m ? Number(m[1]) : 0;
-    if (n >= 1 && n <= 12 && !NOT_PORTIONS.has(m![2]!.toLowerCase())) return n;
+    const n = orderCountOf(text);
+    if (n !== null) return n;
     // Before the size words: a "Mini Samosa [Pack of 6]" is six mini samosas to share.
     if (PACK_OF.test(text)) return 'shared';
   }
