@@ -249,3 +249,13 @@ t.test('rankSearch: a dish named without a serving comes before an order for sev
   const score = (name: string) => biryani.find((r) => menu[r.index] === name)?.reranker_score;
   t.equal(score('Chicken Dum Biryani [Serves 2]'), score('Chicken Dum Biryani'), 'a portion for two is as full an answer');
 });
+
+t.test('rankSearch: a protein the query names counts once, not again as a word of every dish named with it', async (t) => {
+  const menu = ['Kalmi Kebab', 'Empire Special Chilli Kebab', 'Chilli Chicken Dry', 'Mango Lassi'];
+  const profiles = menu.map((s) => profileItem(clean(s).text));
+  // The cosines of the dev menu this was seen on.
+  const got = rankSearch(understand('spicy chicken starter'), profiles, [0.45, 0.66, 0.63, 0.3], 10, menu).results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
+  t.equal(got[0], 'Chilli Chicken Dry', got.join(', '));
+  t.ok(got.indexOf('Empire Special Chilli Kebab') >= 0 && got.indexOf('Empire Special Chilli Kebab') < got.indexOf('Kalmi Kebab'),
+    `the chilli kebab answers a spicy starter before a plain chicken kebab: ${got.join(', ')}`);
+});

@@ -488,7 +488,10 @@ export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: num
   // cosine is low: the encoder does not know the Hindi name). One word used to count only +2, as a family ("fry");
   // +4 measured better on the dev queries (0.819 -> 0.827: "quail", "noix de coco" found, no loss over 0.03).
   // Only for a query that names no dish itself: "paneer tikka" is Paneer Tikka, not the Paneer *Tikka* Lababdar.
-  else if (!qDish && q.terms.length > 0 && item.dish && namesTerms(item.dish).some((names) => q.terms.every((w) => hasWord(names, w)))) z += 4;
+  // Not when the query's only words are a protein ("spicy chicken starter", "sopa de pollo"): every chicken dish has
+  // "chicken" in a name, and the protein rule below counts it once; as a name too, a plain Kalmi Kebab outranked the
+  // chilli kebabs, and the chicken curries the soup (dev +0.46 summed nDCG@10, 3 queries up, none down).
+  else if (!qDish && q.terms.length > 0 && !q.words.every(isProteinWord) && item.dish && namesTerms(item.dish).some((names) => q.terms.every((w) => hasWord(names, w)))) z += 4;
   else if (containsTerms && !sameDish) z += 3;
   // A one-word query ("anda", "paneer") names a family of dishes, so another dish is not a mismatch.
   // "idli sambar" is mostly answered by "Idli (2pc)": an item whose dish is the query dish's head part is close to it,
