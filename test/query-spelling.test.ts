@@ -19,6 +19,22 @@ t.test('a typo of a knowledge-base word reads as the word', async (t) => {
   for (const [typed, meant] of cases) t.equal(speller.correct(typed, []).text, meant, typed);
 });
 
+t.test('one slip from several words: the likeliest slip reads it, slips as likely tie', async (t) => {
+  const cases: [string, string][] = [
+    ['sieds', 'sides'], // two letters swapped, not seeds by a wrong letter
+    ['kgani', 'khani'], // a neighbouring key, not kani with an extra g
+    ['friea', 'fries'], // a on s's key neighbour, not fried nor fria
+    ['drnks', 'drinks'], // a dropped letter
+    ['mmos', 'momos'],
+    ['adna', 'anda'], // swapped, not adana with a dropped letter
+  ];
+  for (const [typed, meant] of cases) t.equal(speller.correct(typed, []).text, meant, typed);
+  const vocabulary = { known: new Set<string>(), candidates: new Map([['breads', 'breads'], ['breast', 'breast'], ['bread', 'bread']]) };
+  const tiny = new QuerySpeller(vocabulary);
+  t.equal(tiny.correct('breas', []).text, 'breas', 'a dropped d or a dropped t: as likely, left as typed');
+  t.equal(tiny.correct('breadt', []).text, 'breast', 'd beside s on the keyboard: breast, not breads with t for s');
+});
+
 t.test('romanised Hindi vowels fold before any edit is counted', async (t) => {
   t.equal(hinglishFold('haddee'), 'hadi');
   t.equal(hinglishFold('neembu'), 'nimbu');

@@ -16,7 +16,8 @@ import { foldAccents } from './knowledge/translate.js';
  *     query below; a known word is never changed;
  *   - candidates: the same words, and the plural of each (a query asks for "shakes" and "desserts");
  *   - an unknown word of four letters or more takes the unique nearest candidate with its first letter, within one
- *     edit (two from eight letters on: "bevrrages", "mocktailss"). A tie is broken in favour of a word of the menu;
+ *     edit (two from eight letters on: "bevrrages", "mocktailss"). A tie is broken in favour of a word of the menu,
+ *     then by the likelier slip (swapped letters, then a dropped letter, a neighbouring key or a vowel for a vowel);
  *     a tie that remains leaves the word as typed.
  * `npm run eval` measures it on misspelled copies of the graded queries (`search_ndcg_at_10_typo`, eval/typos.ts):
  * "syarters", "sjakes" and "birryani" find what "starters", "shakes" and "biryani" find.
@@ -151,27 +152,73 @@ function menuWordsOf(corpus: readonly string[]): Map<string, string> {
 /** The nearest of `spellings` to `word` within `max` edits, read through `canonical`: two spellings of one word tie
  * with nothing ("bevrages", a listed misspelling, and "beverages" both read as beverages). */
 function bestOf(spellings: readonly string[], word: string, max: number, canonical: ReadonlyMap<string, string>): Nearest {
-  let best: string | null = null;
   let distance = max + 1;
-  let tie = false;
+  // The readings at the nearest distance, each with how its spelling differs from the word.
+  let nearest: { reading: string; slip: number }[] = [];
   for (const c of spellings) {
     if (Math.abs(c.length - word.length) > max) continue;
     const d = editDistance(word, c, Math.min(max, distance));
-    if (d > max) continue;
-    const reading = canonical.get(c) ?? c;
+    if (d > max || d > distance) continue;
     if (d < distance) {
-      best = reading;
       distance = d;
-      tie = false;
-    } else if (d === distance && reading !== best && best !== null) {
-      // A word and its plural are one reading: the one ending as the typo does ("chinesse" → chinese, "dsserts" →
-      // desserts).
-      const plural: string | null = reading === `${best}s` ? reading : best === `${reading}s` ? best : null;
-      if (plural === null) tie = true;
-      else best = word.endsWith('s') ? plural : plural.slice(0, -1);
+      nearest = [];
     }
+    nearest.push({ reading: canonical.get(c) ?? c, slip: slipOf(word, c) });
   }
-  return distance <= max ? { best, distance, tie } : { best: null, distance, tie: false };
+  if (distance > max) return { best: null, distance, tie: false };
+  const readings = [...new Set(nearest.map((n) => n.reading))];
+  if (readings.length === 1) return { best: readings[0]!, distance, tie: false };
+  // A word and its plural are one reading: the one ending as the typo does ("chinesse" → chinese, "dsserts" →
+  // desserts).
+  if (readings.length === 2) {
+    const [a, b] = readings as [string, string];
+    const plural = a === `${b}s` ? a : b === `${a}s` ? b : null;
+    if (plural !== null) return { best: word.endsWith('s') ? plural : plural.slice(0, -1), distance, tie: false };
+  }
+  // One slip away from several words: the likeliest slip reads it. Two letters swapped is the surest sign, then a
+  // dropped letter, a neighbouring key or one vowel for another, a doubled letter; any other wrong or extra letter is
+  // the least likely ("sieds" is sides, not seeds; "kgani" khani, not kani; "friea" fries, not fria). Two readings by
+  // slips as likely stay a tie ("chiese": chinese by a dropped n, cheese by a vowel).
+  if (distance === 1) {
+    const likeliest = Math.min(...nearest.map((n) => n.slip));
+    const by = [...new Set(nearest.filter((n) => n.slip === likeliest).map((n) => n.reading))];
+    if (by.length === 1) return { best: by[0]!, distance, tie: false };
+  }
+  return { best: readings[0]!, distance, tie: true };
+}
+
+const KEY_ROWS = ['qwertyuiop', 'asdfghjkl', 'zxcvbnm'];
+const VOWELS = new Set('aeiou');
+
+/** Whether two letters are neighbouring keys on a phone's QWERTY keyboard (a row's keys sit between two above). */
+function neighbourKeys(a: string, b: string): boolean {
+  const at = (ch: string): [number, number] => {
+    const r = KEY_ROWS.findIndex((row) => row.includes(ch));
+    return [r, r < 0 ? -1 : KEY_ROWS[r]!.indexOf(ch)];
+  };
+  const [ra, ia] = at(a), [rb, ib] = at(b);
+  if (ra < 0 || rb < 0) return false;
+  if (ra === rb) return Math.abs(ia - ib) === 1;
+  if (Math.abs(ra - rb) !== 1) return false;
+  const [lowI, highI] = ra > rb ? [ia, ib] : [ib, ia];
+  return highI === lowI || highI === lowI + 1;
+}
+
+/** How likely a slip turned `candidate` into `word`, one edit away: 0 two letters swapped; 1 a dropped letter, a
+ * neighbouring key or a vowel for a vowel, a letter doubled or a neighbouring key pressed too; 2 any other. */
+function slipOf(word: string, candidate: string): number {
+  if (candidate.length === word.length + 1) return 1;
+  if (candidate.length === word.length - 1) {
+    const at = [...candidate].findIndex((ch, i) => ch !== word[i]);
+    const i = at < 0 ? candidate.length : at;
+    const extra = word[i]!;
+    const nextTo = [word[i - 1], word[i + 1]].filter((c): c is string => c !== undefined);
+    return nextTo.some((c) => c === extra || neighbourKeys(c, extra)) ? 1 : 2;
+  }
+  const at = [...word].findIndex((ch, i) => ch !== candidate[i]);
+  if (at >= 0 && word[at] === candidate[at + 1] && word[at + 1] === candidate[at]) return 0;
+  const typed = word[at]!, meant = candidate[at]!;
+  return neighbourKeys(typed, meant) || (VOWELS.has(typed) && VOWELS.has(meant)) ? 1 : 2;
 }
 
 /** The lexicon tables whose first column (and, for translations, second) holds food and query words (phrases,
