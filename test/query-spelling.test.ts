@@ -35,6 +35,14 @@ t.test('one slip from several words: the likeliest slip reads it, slips as likel
   t.equal(tiny.correct('breadt', []).text, 'breast', 'd beside s on the keyboard: breast, not breads with t for s');
 });
 
+t.test('a listed misspelling is read though known; a three-letter word only as a word of the menu', async (t) => {
+  t.equal(speller.correct('breds', []).text, 'breads', 'the plural of the listed "bred"');
+  t.equal(speller.correct('jeera rce', ['Jeera Rice', 'Veg Pulao']).text, 'jeera rice');
+  t.equal(speller.correct('jeera rce', ['Veg Pulao']).text, 'jeera rce', 'no rice on the menu: left as typed');
+  t.equal(speller.correct('mlk shake', ['Milk Shake', 'Mango Shake']).text, 'milk shake');
+  t.equal(speller.correct('cke', ['Chocolate Cake', 'Coke']).text, 'cke', 'cake and coke: a tie');
+});
+
 t.test('romanised Hindi vowels fold before any edit is counted', async (t) => {
   t.equal(hinglishFold('haddee'), 'hadi');
   t.equal(hinglishFold('neembu'), 'nimbu');

@@ -18,7 +18,9 @@ import { foldAccents } from './knowledge/translate.js';
  *   - an unknown word of four letters or more takes the unique nearest candidate with its first letter, within one
  *     edit (two from eight letters on: "bevrrages", "mocktailss"). A tie is broken in favour of a word of the menu,
  *     then by the likelier slip (swapped letters, then a dropped letter, a neighbouring key or a vowel for a vowel);
- *     a tie that remains leaves the word as typed.
+ *     a tie that remains leaves the word as typed;
+ *   - a listed misspelling (and its plural) reads as its right spelling, though it is known;
+ *   - a three-letter word reads as the one word of the menu it is a dropped letter short of ("rce" → rice).
  * `npm run eval` measures it on misspelled copies of the graded queries (`search_ndcg_at_10_typo`, eval/typos.ts):
  * "syarters", "sjakes" and "birryani" find what "starters", "shakes" and "biryani" find.
  */
@@ -84,6 +86,21 @@ export class QuerySpeller {
     const corrections: SpellingCorrection[] = [];
     const text = query.replace(/\p{L}+/gu, (token) => {
       const lower = token.toLowerCase();
+      // A listed misspelling, or the plural of one, is known only to be read as its right spelling ("breds").
+      const listed = this.vocabulary.candidates.get(lower);
+      if (listed !== undefined && listed !== lower && lower.length >= 4) {
+        corrections.push({ from: token, to: listed });
+        return listed;
+      }
+      // A three-letter word is read only as a word of the menu it is one dropped letter short of, when it is of one
+      // only ("rce" at a place selling rice, "mlk"): too many words are near it to read it by the knowledge base.
+      if (/^[a-z]{3}$/.test(lower) && !this.isKnown(lower)) {
+        menuWords ??= menuWordsOf(corpus);
+        const fixed = droppedFrom(lower, menuWords);
+        if (fixed === null) return token;
+        corrections.push({ from: token, to: fixed });
+        return fixed;
+      }
       if (!/^[a-z]{4,}$/.test(lower) || this.isKnown(lower)) return token;
       menuWords ??= menuWordsOf(corpus);
       if (menuWords.has(lower)) return token;
@@ -129,6 +146,16 @@ export class QuerySpeller {
     }
     return r;
   }
+}
+
+/** The one menu word (a plural read as its singular beside it) that `word` is one dropped letter short of, else null. */
+function droppedFrom(word: string, menuWords: ReadonlyMap<string, string>): string | null {
+  const readings = new Set<string>();
+  for (const spelling of menuWords.keys()) {
+    if (spelling.length === word.length + 1 && spelling[0] === word[0] && editDistance(word, spelling, 1) === 1) readings.add(spelling);
+  }
+  for (const r of readings) if (r.endsWith('s') && readings.has(r.slice(0, -1))) readings.delete(r);
+  return readings.size === 1 ? [...readings][0]! : null;
 }
 
 /** A word with its long vowels and doubled letters folded the way romanised Hindi varies them (ee → i, oo → u, aa → a). */
