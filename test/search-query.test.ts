@@ -259,3 +259,8 @@ t.test('rankSearch: a protein the query names counts once, not again as a word o
   t.ok(got.indexOf('Empire Special Chilli Kebab') >= 0 && got.indexOf('Empire Special Chilli Kebab') < got.indexOf('Kalmi Kebab'),
     `the chilli kebab answers a spicy starter before a plain chicken kebab: ${got.join(', ')}`);
 });
+
+t.test("understandQuery: other languages' little words a translation leaves are filler", async (t) => {
+  t.same(understand('dolce al cioccolato').words, ['chocolate'], '"al" is no word an item must hold');
+  t.ok(understand('dhabe da keema').words.includes('keema'), 'the dish words stay');
+});

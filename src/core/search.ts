@@ -49,6 +49,9 @@ const QUERY_FILLER: ReadonlySet<string> = new Set([
   'something', 'some', 'a', 'an', 'the', 'for', 'me', 'i', 'want', 'need', 'to', 'with', 'and', 'please', 'kuch', 'chahiye',
   'wala', 'wali', 'wale', 'ke', 'ki', 'ka', 'liye', 'ko', 'se', 'koi', 'lunch', 'dinner', 'meal', 'food', 'item', 'items',
   'order', 'orders', 'when',
+  // Other languages' little words, where a translation left them ("dolce al cioccolato", "pasta alla panna").
+  'al', 'alla', 'all', 'de', 'del', 'della', 'di', 'da', 'la', 'le', 'les', 'el', 'los', 'las', 'con', 'au', 'aux', 'du',
+  'des', 'y', 'et', 'e', 'mit', 'und',
 ]);
 /** A diet or protein the query's words say this surely is asked for ("veg", "chicken" at 0.95); an implied one is not. */
 const STATED_CONFIDENCE = 0.9;
