@@ -264,3 +264,9 @@ t.test("understandQuery: other languages' little words a translation leaves are 
   t.same(understand('dolce al cioccolato').words, ['chocolate'], '"al" is no word an item must hold');
   t.ok(understand('dhabe da keema').words.includes('keema'), 'the dish words stay');
 });
+
+t.test('understandQuery: a plural names the dish its singular names', async (t) => {
+  const cakes = understand('steamed rice cakes');
+  t.same([cakes.profile.dish?.name, cakes.profile.dishHow, cakes.course], ['Idli', 'exact', null], 'idlis, not a dessert for "cakes"');
+  t.equal(understand('gulab jamuns').profile.dish?.name, 'Gulab Jamun');
+});

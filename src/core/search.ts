@@ -233,7 +233,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   const avoid = new Set<Tag>();
   let course: Course | null = null;
   // Longest phrases first, so "healthy lunch" wins over "healthy".
-  const profile = profileItem(cleanedQuery);
+  const profile = singularProfile(cleanedQuery);
   // "rajma chawal", "dal chawal": a dish named "<curry> chawal" is the curry served with plain rice, so its rice is a
   // side and the query does not ask for rice dishes (curd rice, jeera rice) before the curry's other forms. "jeera
   // rice" and "hakka noodles" do name a kind of dish: other rice and noodle dishes answer them, so the rule is the
@@ -315,6 +315,17 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   // A dish named with "and" ("mac and cheese", "salt and pepper prawns") is one thing.
   const anyOf = profile.dishHow !== 'exact' && spelled.length === 2 && joiner > 0 && words[joiner - 1] === spelled[0] && words[joiner + 1] === spelled[1];
   return { text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spelled, terms: equivalenceTerms(spelled), anyOf, serving, dishNames, pairWith: null, meal: forMeal && !course };
+}
+
+/** The query's profile, or its singular's when only that names a dish exactly ("steamed rice cakes" is Idli, as
+ * "steamed rice cake" is). */
+function singularProfile(cleanedQuery: string): ItemProfile {
+  const profile = profileItem(cleanedQuery);
+  if (profile.dishHow === 'exact') return profile;
+  const last = cleanedQuery.match(/(\p{L}+)$/u)?.[1];
+  if (!last || singular(last.toLowerCase()) === last.toLowerCase()) return profile;
+  const one = profileItem(cleanedQuery.slice(0, -last.length) + singular(last.toLowerCase()));
+  return one.dishHow === 'exact' ? one : profile;
 }
 
 /** A query for what goes with `target`: no dish, diet or words of its own, only the target's course and cuisine. */
