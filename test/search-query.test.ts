@@ -270,3 +270,13 @@ t.test('understandQuery: a plural names the dish its singular names', async (t) 
   t.same([cakes.profile.dish?.name, cakes.profile.dishHow, cakes.course], ['Idli', 'exact', null], 'idlis, not a dessert for "cakes"');
   t.equal(understand('gulab jamuns').profile.dish?.name, 'Gulab Jamun');
 });
+
+t.test('rankSearch: a one-word category query puts the items named with its word first', async (t) => {
+  t.same(understand('shakes').kindWords, ['shake']);
+  t.same(understand('something cold to drink').kindWords, [], 'not for a longer query');
+  const menu = ['Fresh Watermelon & Mint Juice', 'Coke', 'Oreo & Chocolate Shake', 'French Vanilla Biscuit Shake'];
+  const profiles = menu.map((s) => profileItem(clean(s).text));
+  // The cosines of the dev menu this was seen on: the juice and the coke above the shakes.
+  const got = rankSearch(understand('shakes'), profiles, [0.709, 0.698, 0.693, 0.642], 10, menu).results.map((r) => menu[r.index]);
+  t.same(got.slice(0, 2).sort(), ['French Vanilla Biscuit Shake', 'Oreo & Chocolate Shake'], got.join(', '));
+});

@@ -41,6 +41,8 @@ const HEAD_BONUS = 0.5;
 /** The cosine slope for a serving-only query; on the dev queries 9 (the usual), 6, 4 and 2 gave dev3 nDCG@10 0.8593,
  * 0.8598, 0.8598, 0.8598 (one query, "something to share with friends"), the rest unchanged. */
 const SERVING_ONLY_SLOPE = 4;
+/** What an item named with a one-word category query's word gains ("Oreo Shake" for "shakes"); 1 and 2 measured alike. */
+const KIND_WORD_BONUS = 1;
 /** What an order for several of a dish ("2 McVeggie Burger") loses to the dish itself for a query that names no serving. */
 const ORDER_FOR_SEVERAL = 0.3;
 /** Query words that ask for nothing. Hindi's little words are filler too ("ghar ke liye bada pack" is all serving), but
@@ -158,6 +160,8 @@ export interface QueryUnderstanding {
   readonly pairWith: { readonly course: Course; readonly cuisine: Cuisine | null; readonly rice: boolean } | null;
   /** The query asks for a meal for some number of people and no course ("meal for two"): food, not a drink, a dessert or a side alone. */
   readonly meal: boolean;
+  /** A one-word category query's word ("shakes", "juices"): an item named with it is of the kind asked for first. */
+  readonly kindWords: readonly string[];
 }
 
 /**
@@ -229,6 +233,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   // word also is (noodles, rice): the words of such phrases are never concept words.
   const named = equivalencePhrasePositions(words);
   const covered = new Set<number>();
+  const kindWords = new Set<string>();
   const tags = new Set<Tag>();
   const avoid = new Set<Tag>();
   let course: Course | null = null;
@@ -251,6 +256,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
         } else {
           c.tags.forEach((t) => tags.add(t));
           course ??= c.course;
+          if (c.course) c.phrase.forEach((w) => kindWords.add(singular(w)));
         }
         c.avoid.forEach((t) => avoid.add(t));
       }
@@ -314,7 +320,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   const joiner = words.findIndex((w) => w === 'and' || w === 'or' || w === 'aur');
   // A dish named with "and" ("mac and cheese", "salt and pepper prawns") is one thing.
   const anyOf = profile.dishHow !== 'exact' && spelled.length === 2 && joiner > 0 && words[joiner - 1] === spelled[0] && words[joiner + 1] === spelled[1];
-  return { text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spelled, terms: equivalenceTerms(spelled), anyOf, serving, dishNames, pairWith: null, meal: forMeal && !course };
+  return { text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spelled, terms: equivalenceTerms(spelled), anyOf, serving, dishNames, pairWith: null, meal: forMeal && !course, kindWords: words.filter((w) => !QUERY_FILLER.has(w)).length === 1 ? [...kindWords] : [] };
 }
 
 /** The query's profile, or its singular's when only that names a dish exactly ("steamed rice cakes" is Idli, as
@@ -339,7 +345,7 @@ function pairingQuery(cleanedQuery: string, target: string): QueryUnderstanding 
   const neutral: ItemProfile = { ...of, dish: null, dishHow: null, dishScore: 0, diet: 'unknown', protein: null, eggByRecipeOnly: false };
   return {
     text: cleanedQuery, tags: [], avoid: [], course: null, cuisine: null, abstractness: 1, profile: neutral, stated: neutral, words: [], terms: [], anyOf: false,
-    serving: null, dishNames: [], meal: false,
+    serving: null, dishNames: [], meal: false, kindWords: [],
     // "biryani" alone names no one dish, but nearly every dish named so is a rice dish: nothing offers bread with it.
     pairWith: { course: dish?.course ?? of.course, cuisine: dish?.cuisine ?? of.cuisine, rice: candidates.length > 0 && candidates.filter((d) => d.tags.includes('rice')).length >= 0.8 * candidates.length },
   };
@@ -553,6 +559,10 @@ export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: num
     z += !sameGroup ? -3 : otherFoodCourse ? 0.5 : 1.5 + 3 * q.abstractness;
   }
   if (q.meal) z += courseGroup(item.course) !== 'food' ? -3 : item.course === 'side' && !item.tags.has('filling') ? -1 : 0;
+  // "shakes" reads as a cold drink, and every cold drink answers it as well as the shakes did: the items named with the
+  // category's word come first (paris-panini's "shakes" 0.48 -> 0.83, the coke and the juice after the shakes; only for
+  // a one-word query: "curry" in "cottage cheese and peas curry" lifted every curry, -0.29).
+  if (q.kindWords.some((w) => hasWord(item.words, w))) z += KIND_WORD_BONUS;
   // A query for a dish wants the dish before the combos and meals that include it ("veg biryani").
   if (q.words.length > 0 && !isCombo(q.text) && isCombo(item.text)) z -= 1;
   if (q.cuisine) z += item.cuisine === q.cuisine ? 1.5 + 3 * q.abstractness : -1.5 * q.abstractness;
