@@ -280,3 +280,10 @@ t.test('rankSearch: a one-word category query puts the items named with its word
   const got = rankSearch(understand('shakes'), profiles, [0.709, 0.698, 0.693, 0.642], 10, menu).results.map((r) => menu[r.index]);
   t.same(got.slice(0, 2).sort(), ['French Vanilla Biscuit Shake', 'Oreo & Chocolate Shake'], got.join(', '));
 });
+
+t.test('understandQuery: in "<vegetable> wali sabzi" the named vegetable is the word an item must hold', async (t) => {
+  const q = understandQuery(clean('aloo wali sabzi').text, 'aloo wali sabzi');
+  t.notOk(q.words.includes('vegetable'), `the sabzi's translation is no word an item must hold: ${q.words.join(', ')}`);
+  t.ok(q.words.includes('aloo') || q.terms.length > 0);
+  t.ok(understandQuery(clean('grilled chicken with vegetables').text).words.some((w) => w.startsWith('vegetable')), 'a vegetable the query names stays');
+});
