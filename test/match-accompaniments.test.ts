@@ -1,5 +1,5 @@
 import t from 'tap';
-import { withoutAccompaniments } from '../src/core/match.js';
+import { judgePairs, withoutAccompaniments } from '../src/core/match.js';
 
 t.test('withoutAccompaniments: the dish without a tail that only lists what comes with it', async (t) => {
   const cases: [string, string | null][] = [
@@ -111,4 +111,15 @@ t.test('a bowl added to a rice or noodle dish is the dish in a bowl; a bowl that
   t.equal(describeDifference(variantDifference('Egg Curry Rice', 'Egg Curry Steamed Rice Bowl')), null);
   t.equal(describeDifference(variantDifference('Brinjal Curry', 'Brinjal Curry Rice Bowl')), '+bowl', 'the rice comes with the bowl');
   t.equal(describeDifference(variantDifference('Chicken Shawarma', 'Chicken Shawarma Bowl')), '+bowl');
+});
+
+t.test('compoundAlike: one name written with a word split or joined', async (t) => {
+  const { compoundAlike } = await import('../src/core/match.js');
+  t.ok(compoundAlike('gosse berry juice', 'gooseberry juice'), 'split, and one slip in a long name');
+  t.ok(compoundAlike('ras malai', 'rasmalai'));
+  t.notOk(compoundAlike('pav bhaji', 'pav bhaji'), 'the same words are for the other checks');
+  t.notOk(compoundAlike('veg roll', 'egg roll'), 'the same number of words: no split');
+  t.notOk(compoundAlike('ban maska', 'bunmasala'), 'more than one slip');
+  const [juice] = await judgePairs([['Gosse Berry Juice', 'Gooseberry Juice']], [0.68], 0.85, null);
+  t.ok(juice!.match, `the dev pair the cosine missed: ${JSON.stringify(juice)}`);
 });

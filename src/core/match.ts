@@ -4,6 +4,7 @@ import { courseGroup } from './knowledge/dishes.js';
 import { toEnglishFoodWords } from './knowledge/translate.js';
 import { variantDifference, type VariantDifference } from './variants.js';
 import { dishWords } from './dish-words.js';
+import { editDistance } from './text/clean.js';
 import { sameDishKey } from './knowledge/equivalents.js';
 import { spelledAlike } from './defining-words.js';
 import { brandsDiffer, brandsOf } from './knowledge/brands.js';
@@ -164,6 +165,18 @@ export function madeAnother(a: ItemProfile, b: ItemProfile, why: Apart | null): 
  * difference, or courses in different groups. */
 export type Apart = VariantDifference | { readonly kind: 'course' } | { readonly kind: 'brand' };
 
+/**
+ * Two names that are one name written with a word split or joined ("Gosse Berry Juice" / "Gooseberry Juice", "Ras
+ * Malai" / "Rasmalai"): the same letters once the spaces go, or but for one slip in a name of eight letters or more.
+ */
+export function compoundAlike(a: string, b: string): boolean {
+  const wa = dishWords(a), wb = dishWords(b);
+  if (wa.length === wb.length) return false;
+  const ja = wa.join(''), jb = wb.join('');
+  if (ja === jb) return true;
+  return Math.min(ja.length, jb.length) >= 8 && editDistance(ja, jb, 1) <= 1;
+}
+
 export function clamp01(x: number): number {
   return x < 0 ? 0 : x > 1 ? 1 : x;
 }
@@ -189,9 +202,9 @@ export async function judgePairs(
   const rendered = pairs.map(([a, b]) => [render(a), render(b)] as const);
   // The same words, or the same once the accompaniments one or both list are set aside ("Nuggets" / "Nuggets + Dip"),
   // or once the names a menu uses for one food are read as one ("Chicken Dim Sum" / "Chicken Momo"), or but for a
-  // misspelling ("Mughalaih Biryani" / "Mughlai Biryani").
+  // misspelling ("Mughalaih Biryani" / "Mughlai Biryani"), or but for a word split or joined ("Gosse Berry" / "Gooseberry").
   const sameWords = rendered.map(([a, b]) =>
-    a.key === b.key || a.dishKey === b.dishKey || a.sameDishKey === b.sameDishKey || spelledAlike(a.dishKey, b.dishKey));
+    a.key === b.key || a.dishKey === b.dishKey || a.sameDishKey === b.sameDishKey || spelledAlike(a.dishKey, b.dishKey) || compoundAlike(a.dishKey, b.dishKey));
   // The gate bounds precision-stage cost; a knowledge-base identity costs nothing, so a synonym the base encoder
   // scores low (Murgh Makhani / Butter Chicken, cosine 0.15) still reaches the precision stage.
   const gated = cosines.map((c, i) => c >= MATCH_COSINE_GATE || sameWords[i]! || dishIdentity(profiles[i]![0], profiles[i]![1]) === 'same');
