@@ -287,3 +287,8 @@ t.test('understandQuery: in "<vegetable> wali sabzi" the named vegetable is the 
   t.ok(q.words.includes('aloo') || q.terms.length > 0);
   t.ok(understandQuery(clean('grilled chicken with vegetables').text).words.some((w) => w.startsWith('vegetable')), 'a vegetable the query names stays');
 });
+
+t.test('understandQuery: words of a mood or a price are no words an item must hold', async (t) => {
+  t.same(understand('street food cravings').words, [], '"cravings" names no dish');
+  t.same(understand('quick cheap momos').words, ['momos']);
+});

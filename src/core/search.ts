@@ -55,6 +55,8 @@ const QUERY_FILLER: ReadonlySet<string> = new Set([
   'something', 'some', 'a', 'an', 'the', 'for', 'me', 'i', 'want', 'need', 'to', 'with', 'and', 'please', 'kuch', 'chahiye',
   'wala', 'wali', 'wale', 'ke', 'ki', 'ka', 'liye', 'ko', 'se', 'koi', 'lunch', 'dinner', 'meal', 'food', 'item', 'items',
   'order', 'orders', 'when',
+  // Words of a mood or a price, which no menu name holds ("quick cheap late night snack", "street food cravings").
+  'quick', 'cheap', 'cheapest', 'craving', 'cravings', 'hungry', 'tasty', 'delicious', 'yummy', 'good', 'best', 'nice',
   // Other languages' little words, where a translation left them ("dolce al cioccolato", "pasta alla panna").
   'al', 'alla', 'all', 'de', 'del', 'della', 'di', 'da', 'la', 'le', 'les', 'el', 'los', 'las', 'con', 'au', 'aux', 'du',
   'des', 'y', 'et', 'e', 'mit', 'und',
