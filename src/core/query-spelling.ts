@@ -148,14 +148,15 @@ export class QuerySpeller {
   }
 }
 
-/** The one menu word (a plural read as its singular beside it) that `word` is one dropped letter short of, else null. */
+/** The one menu word that `word` is one dropped letter short of, else null. */
 function droppedFrom(word: string, menuWords: ReadonlyMap<string, string>): string | null {
-  const readings = new Set<string>();
+  let found: string | null = null;
   for (const spelling of menuWords.keys()) {
-    if (spelling.length === word.length + 1 && spelling[0] === word[0] && editDistance(word, spelling, 1) === 1) readings.add(spelling);
+    if (spelling.length !== word.length + 1 || spelling[0] !== word[0] || editDistance(word, spelling, 1) !== 1) continue;
+    if (found !== null) return null;
+    found = spelling;
   }
-  for (const r of readings) if (r.endsWith('s') && readings.has(r.slice(0, -1))) readings.delete(r);
-  return readings.size === 1 ? [...readings][0]! : null;
+  return found;
 }
 
 /** A word with its long vowels and doubled letters folded the way romanised Hindi varies them (ee → i, oo → u, aa → a). */

@@ -225,8 +225,13 @@ const CUISINE_QUERIES: ReadonlyMap<string, Cuisine> = new Map<string, Cuisine>([
   ['lebanese', 'Middle Eastern'], ['arabic', 'Middle Eastern'], ['turkish', 'Middle Eastern'], ['greek', 'Mediterranean'],
   ['pan asian', 'SE Asian'], ['asian', 'SE Asian'], ['malaysian', 'SE Asian'], ['indonesian', 'SE Asian'],
 ]);
-/** Hindi for a vegetable curry, as menus and customers spell it. */
-const SABZI = /\b(?:sabzi|sabji|subzi|subji|sabjee)\b/i;
+let sabziTerm: string | undefined;
+
+/** Whether the text names a sabzi (a vegetable curry) in any spelling of its search-equivalents row (sabji, subzi...). */
+function namesSabzi(text: string): boolean {
+  sabziTerm ??= equivalenceTerms(['sabzi'])[0];
+  return equivalenceTerms(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)).includes(sabziTerm!);
+}
 /** The Hindi word for plain rice ending a dish's name ("rajma chawal", "chole chaval"). */
 const CURRY_WITH_RICE = /\bcha[wv]al$/i;
 const CUISINE_FILLER = new Set(['food', 'foods', 'cuisine', 'dishes', 'dish', 'items', 'style', 'khana']);
@@ -245,13 +250,13 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   const tags = new Set<Tag>();
   const avoid = new Set<Tag>();
   let course: Course | null = null;
-  // Longest phrases first, so "healthy lunch" wins over "healthy".
   const profile = singularProfile(cleanedQuery);
   // "rajma chawal", "dal chawal": a dish named "<curry> chawal" is the curry served with plain rice, so its rice is a
   // side and the query does not ask for rice dishes (curd rice, jeera rice) before the curry's other forms. "jeera
   // rice" and "hakka noodles" do name a kind of dish: other rice and noodle dishes answer them, so the rule is the
   // Hindi word's. On the dev queries: dev 0.8865 -> 0.8883, dev3 0.8840 -> 0.8843 ("rajma chawal", "chole chawl", "राजमा चावल"), nothing lost.
   const riceIsSide = profile.dishHow === 'exact' && words.length > 1 && CURRY_WITH_RICE.test(cleanedQuery);
+  // Longest phrases first, so "healthy lunch" wins over "healthy".
   const sorted = [...getConcepts()].sort((a, b) => b.phrase.length - a.phrase.length);
   for (const c of sorted) {
     if (riceIsSide && c.phrase.length === 1 && c.phrase[0] === 'rice') continue;
@@ -294,7 +299,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   // which; the "vegetable" of the translation is no word an item must hold ("Matar Aloo" is the aloo sabzi). On the
   // dev queries +0.69 summed nDCG@10 over three; dropping "vegetable" from every query lost the grilled chicken with
   // vegetables (-0.29).
-  if (SABZI.test(cleanedQuery) && contentWords.length > 1) {
+  if (contentWords.length > 1 && namesSabzi(cleanedQuery)) {
     const named = contentWords.filter((w) => w !== 'vegetable');
     if (named.length > 0) contentWords = named;
   }
@@ -671,7 +676,8 @@ export function rankSearch(q: QueryUnderstanding, profiles: readonly ItemProfile
     return {
       ...p,
       dish,
-      words: sizedPizza ? new Set([...itemWordsOf(p.text), 'pizza']) : itemWordsOf(p.text),
+      // The sized pizza's words are its name's with "pizza" (cached like any name's, equivalents included).
+      words: itemWordsOf(sizedPizza ? `${p.text} pizza` : p.text),
       // A food combo ("Butter Chicken + 3 Roti + Green Salad", "Mutton Thali Meal") is a filling meal whatever its dish.
       tags: new Set<Tag>([...(dish?.tags ?? []), ...namedTags, ...(isCombo(p.text) && courseGroup(p.course) === 'food' ? ['filling' as const] : [])]),
       namedTags,
