@@ -556,3 +556,12 @@ t.test('hasKnownWord: whether a name holds any word the knowledge base knows', a
   t.ok(hasKnownWord('Crème Brûlée'), 'accents are folded');
   t.ok(hasKnownWord('麻婆豆腐'), 'a script the vocabulary does not cover is not judged gibberish');
 });
+
+t.test('a listed misspelling stays as written inside a dish name whose meaning the fold would change', async (t) => {
+  t.equal(clean('Mtn Dew, 12 oz').text, 'Mtn Dew', 'no mutton in a soft drink');
+  t.equal(clean('Hai Nan Chicken Rice').text, 'Hai Nan Chicken Rice', 'no naan in Hainanese rice');
+  t.equal(clean('Mtn Biryani').text, 'Mutton Biryani', 'the fold the dish itself spells is still made');
+  t.equal(clean('Mtn Dew Mtn Curry').text, 'Mtn Dew Mutton Curry', 'only the word inside the name is kept');
+  t.equal(clean('Butter Nan').text, 'Butter Naan');
+  t.same(loadCleaningLexicon().keptSpellings.get('mtn'), [['mtn', 'dew']]);
+});

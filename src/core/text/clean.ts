@@ -34,6 +34,12 @@ export interface CleaningLexicon {
   readonly vocabulary: ReadonlySet<string>;
   /** Devanagari word → menu spelling, learned from the dishes' Devanagari aliases. */
   readonly devanagari: ReadonlyMap<string, string>;
+  /**
+   * Listed misspellings that a dish name spells on purpose, by the misspelling: the lower-case words of each name
+   * ("mtn" → [["mtn", "dew"]]). Inside such a name the word is not folded: the fold would say something the dish is
+   * not ("Mtn Dew" is no mutton, "Hai Nan Chicken Rice" no naan).
+   */
+  readonly keptSpellings: ReadonlyMap<string, readonly (readonly string[])[]>;
 }
 
 /** Reads the cleaning vocabularies from the knowledge base (the one source of truth for food words). */
@@ -59,12 +65,34 @@ export function loadCleaningLexicon(dir: string = KNOWLEDGE_DIR): CleaningLexico
   for (const right of misspellings.values()) addWords(right);
   // A misspelling must never be a vocabulary word itself, or the table and the vocabulary would disagree.
   for (const wrong of misspellings.keys()) vocabulary.delete(wrong);
+  // A fold is kept out of a dish's own name when it brings in a word none of that dish's names has: then the fold
+  // changes what the name says rather than how it is spelled ("Mtn Dew" → "Mutton Dew").
+  const keptSpellings = new Map<string, string[][]>();
+  const wordsOf = (text: string): string[] => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+  for (const dish of book.dishes) {
+    const names = [dish.name, ...dish.aliases];
+    let dishWords: Set<string> | undefined;
+    for (const name of names) {
+      const words = wordsOf(name);
+      if (words.length < 2) continue;
+      for (const w of words) {
+        const right = misspellings.get(w);
+        if (right === undefined) continue;
+        dishWords ??= new Set(names.flatMap(wordsOf));
+        if (wordsOf(right).every((r) => dishWords!.has(r))) continue;
+        const list = keptSpellings.get(w) ?? [];
+        list.push(words);
+        keptSpellings.set(w, list);
+      }
+    }
+  }
   return {
     promo: readList(join(lex, 'promo.txt')).map((p) => p.toLowerCase()),
     sizes: readList(join(lex, 'sizes.txt')).map((p) => p.toLowerCase()),
     misspellings,
     vocabulary,
     devanagari: knowledge.lookup.devanagari,
+    keptSpellings,
   };
 }
 
@@ -201,6 +229,7 @@ export class TextCleaner {
   private readonly misspellings: ReadonlyMap<string, string>;
   private readonly vocabulary: ReadonlySet<string>;
   private readonly devanagari: ReadonlyMap<string, string>;
+  private readonly keptSpellings: ReadonlyMap<string, readonly (readonly string[])[]>;
   /** vocabulary bucketed by first letter, for the fuzzy corrector. */
   private readonly buckets = new Map<string, string[]>();
   private readonly fuzzyMemo = new Map<string, string | null>();
@@ -223,6 +252,7 @@ export class TextCleaner {
     this.misspellings = lexicon.misspellings;
     this.vocabulary = lexicon.vocabulary;
     this.devanagari = lexicon.devanagari;
+    this.keptSpellings = lexicon.keptSpellings;
     // Known misspellings are candidates too, standing for their right word: "Riatha" is one swap from the listed
     // "raitha" (→ raita) and two from "raita" itself.
     for (const w of [...lexicon.vocabulary, ...lexicon.misspellings.keys()]) {
@@ -406,6 +436,7 @@ export class TextCleaner {
       if (mapped !== undefined) {
         // "n" means "and" only between two words ("Mac n Cheese"), never as a lone first or last token.
         if (lower === 'n' && (i === 0 || i === tokens.length - 1)) continue;
+        if (this.keptSpellings.has(lower) && this.inKeptName(tokens, i, lower)) continue;
         fixed = mapped;
       } else if (/^[a-z]{6,}$/.test(lower) && !/\p{Ll}\p{Lu}/u.test(core) && !this.vocabulary.has(lower) && !this.isInflection(lower)) {
         // camelCase words are brand names (McVeggie, MaharajMac, BreadStix), not typos.
@@ -420,6 +451,22 @@ export class TextCleaner {
       }
     }
     return tokens.join('');
+  }
+
+  /** Whether the word at token `i` stands inside a dish name that spells it on purpose (keptSpellings). */
+  private inKeptName(tokens: readonly string[], i: number, lower: string): boolean {
+    // Word tokens only, lower-cased and stripped of punctuation, with the position of token i among them.
+    const words: string[] = [];
+    let at = -1;
+    for (let t = 0; t < tokens.length; t++) {
+      const word = tokens[t]!.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+      if (word === '') continue;
+      if (t === i) at = words.length;
+      words.push(word);
+    }
+    return this.keptSpellings.get(lower)!.some((name) =>
+      name.some((w, j) => w === lower && at - j >= 0 && name.every((n, k) => words[at - j + k] === n)),
+    );
   }
 
   /** A plural or singular of a vocabulary word ("Pizzas", "Specials", "Strip") is a real word, not a typo. */
