@@ -123,3 +123,17 @@ t.test('compoundAlike: one name written with a word split or joined', async (t) 
   const [juice] = await judgePairs([['Gosse Berry Juice', 'Gooseberry Juice']], [0.68], 0.85, null);
   t.ok(juice!.match, `the dev pair the cosine missed: ${JSON.stringify(juice)}`);
 });
+
+t.test('variantDifference: a bread against a rice, a different count of one ingredient, two letter codes', async (t) => {
+  const { variantDifference, describeDifference } = await import('../src/core/variants.js');
+  const why = (a: string, b: string) => describeDifference(variantDifference(a, b));
+  t.equal(why('Kake Da Butter Chicken Paratha Bowl', 'Kake Da Butter Chicken Masala Rice Bowl'), 'paratha/masala rice');
+  t.equal(why('Chole Bhature', 'Chole Chawal'), 'bhature/chawal');
+  t.equal(why('Chole Chawal', 'Chole Rice'), null, 'two names of the rice are no bread');
+  t.equal(why('Four Cheese Pizza', '8-Cheese Pizza'), '4 cheese/8 cheese');
+  t.equal(why('Four Cheese Pizza', '4 Cheese Pizza'), null, 'one count, spelled two ways');
+  t.equal(why('Party for 2', 'Party for 4'), null, 'a count of people is a size, not a recipe');
+  t.equal(why('PC Rice Bowlz', 'HC Rice Bowlz'), 'PC/HC');
+  t.equal(why('PAV BHAJI', 'PAO BHAJI'), null, 'in a name all in capitals short words are words');
+  t.equal(why('BBQ Chicken Wings', 'BBQ Chicken Wings Large'), null, 'one code on both sides');
+});

@@ -63,6 +63,28 @@ const NEGATORS: ReadonlySet<string> = new Set(['no', 'without', 'less', 'non']);
  * ("Brinjal Curry Rice Bowl" beside "Brinjal Curry") or of anything else ("Chicken Shawarma Bowl") is another item. */
 const BOWL_GRAINS: ReadonlySet<string> = new Set(['rice', 'chawal', 'noodle', 'biryani', 'pulao', 'khichdi']);
 
+const NUMBER_WORDS: ReadonlyMap<string, number> = new Map(
+  ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'].map((w, i) => [w, i + 1]),
+);
+
+/** The words a name counts ("four cheese", "8 layer"): word → count. */
+function countedWords(words: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (let i = 0; i + 1 < words.length; i++) {
+    const w = words[i]!;
+    const n = /^\d{1,2}$/.test(w) ? Number(w) : NUMBER_WORDS.get(w);
+    const next = words[i + 1]!;
+    if (n !== undefined && /^\p{L}+$/u.test(next)) out.set(next, n);
+  }
+  return out;
+}
+
+/** Capital-letter codes of two or three letters ("PC", "HC", "EVM") in a name written in lower case otherwise: in a
+ * name all in capitals ("PAV BHAJI", "PAO BHAJI") short words are words. */
+function letterCodes(text: string): string[] {
+  return /\p{Ll}/u.test(text) ? (text.match(/\b[A-Z]{2,3}\b/g) ?? []) : [];
+}
+
 const COMBO = /\+|\bcombo\b|\bcombination\b|\bmeal\b/i;
 
 /** A text that joins items with "+" or calls itself a combo, combination or meal ("Veg Hakka Combination"). */
@@ -98,6 +120,21 @@ export function variantDifference(
   const wa = dishWords(a), wb = dishWords(b);
   const [onlyA, onlyB] = differingWords(wa.map(foldParticiple), wb.map(foldParticiple));
   for (const x of onlyA) for (const y of onlyB) if (swaps.has(swapKey(x, y))) return { kind: 'swap', words: [x, y] };
+  // Two different letter codes in one place are two of a chain's items ("PC Rice Bowlz" / "HC Rice Bowlz").
+  const ca = letterCodes(a), cb = letterCodes(b);
+  if (ca.length > 0 && cb.length > 0 && !ca.some((c) => cb.includes(c))) return { kind: 'swap', words: [ca.join(' '), cb.join(' ')] };
+  // A count of one ingredient that differs is another recipe: "Four Cheese Pizza" / "8-Cheese Pizza".
+  const countA = countedWords(wa), countB = countedWords(wb);
+  for (const [word, n] of countA) {
+    const m = countB.get(word);
+    if (m !== undefined && m !== n) return { kind: 'swap', words: [`${n} ${word}`, `${m} ${word}`] };
+  }
+  // One dish served on a bread against the same dish on rice is two items: "Kake Da Butter Chicken [Paratha] Bowl" /
+  // "[Masala Rice] Bowl", "Chole Bhature" / "Chole Chawal".
+  const servedOn = (only: readonly string[]): 'rice' | 'bread' | null =>
+    only.some((w) => BOWL_GRAINS.has(w)) ? 'rice' : only.length > 0 && categoryOf(only.join(' ')).value === 'bread' ? 'bread' : null;
+  const sa = servedOn(onlyA), sb = servedOn(onlyB);
+  if (sa !== null && sb !== null && sa !== sb) return { kind: 'swap', words: [onlyA.join(' '), onlyB.join(' ')] };
   // One name is the other plus words: another item when a word is a form word, or when the words are a drink. Words
   // are compared as written here: "Grilled" is a cooking method, the "Grill" of "(Flame & Grill)" a chain's name.
   const [addedA, addedB] = differingWords(wa, wb);
