@@ -102,6 +102,8 @@ t.test('/search and /match through HTTP', async (t) => {
     t.ok(party.slice(0, 2).includes('Party Combo for 5-6: Veg Burgers + Fries') && party.slice(0, 2).includes('Family Pack Ice Cream 1L (Serves 4)'), `items for a group come first (got ${party.join(', ')})`);
     const drinks = await search({ query: 'mocktail', corpus: ['Strawberry Shake', 'Cold Coffee', 'Mint Mojito', 'Watermelon Cooler', 'Oreo Shake'], top_k: 5 });
     t.same(drinks.body.results.slice(0, 2).map((x: { text: string }) => x.text).sort(), ['Mint Mojito', 'Watermelon Cooler'], 'a mocktail query gets the mojitos and coolers before the shakes');
+    const sodas = await search({ query: 'fizzy soft drink', corpus: ['Mango Thick Shake', 'Iced Latte', 'Sprite Medium', 'Berry Blast Thick Shake', 'Medium Thums Up', 'Cold Coffee'], top_k: 6 });
+    t.same(sodas.body.results.slice(0, 2).map((x: { text: string }) => x.text).sort(), ['Medium Thums Up', 'Sprite Medium'], 'a soft drink query gets the sodas before the shakes and coffees');
     const idli = await search({ query: 'इडली सांबर', corpus: ['Extra Sambar (250ml)', 'Masala Dosa', 'Idli (2pc)', 'Medu Vada'], top_k: 4 });
     t.equal(idli.body.results[0]?.text, 'Idli (2pc)', 'idli is the head of "idli sambar"');
     const CURRIES = ['Chicken Chettinad', 'Laal Maas', 'Shahi Paneer', 'Navratan Korma', 'Malai Kofta', 'Mirchi Ka Salan', 'Butter Naan'];
