@@ -39,7 +39,7 @@ export async function evalMatch(kit: EvalKit, label = DEV_SPLIT ? '_dev' : ''): 
   await kit.section('match_accuracy', async () => {
     await scoreMatchPairs(kit, readFixture('test/fixtures/match_pairs.tsv').filter((_, i) => inSplit(i)), label);
   });
-  for (const [file, suffix] of [['match_dev_pairs.tsv', '_dev_pairs'], ['match_dev_pairs_2.tsv', '_dev_pairs_2'], ['match_dev_pairs_3.tsv', '_dev_pairs_3']] as const) {
+  for (const [file, suffix] of [['match_dev_pairs.tsv', '_dev_pairs'], ['match_dev_pairs_2.tsv', '_dev_pairs_2'], ['match_dev_pairs_3.tsv', '_dev_pairs_3'], ['match_dev_pairs_4.tsv', '_dev_pairs_4']] as const) {
     if (!DEV_SPLIT || !existsSync(join(REPO_ROOT, 'test/fixtures', file))) continue;
     await kit.section(`match_accuracy${suffix}`, async () => {
       await scoreMatchPairs(kit, readFixture(`test/fixtures/${file}`), suffix);
@@ -146,7 +146,7 @@ function readSearchSet(name: string): { menus: Menus; queries: Query[] } | null 
 /** The development-only search sets, each written from other real menus to tune on without the held-out menus. */
 const SEARCH_DEV_SETS = ['search_dev', 'search_dev2'] as const;
 /** Development sets scored on their own line too: the newest batch, first scored before any tuning on it. */
-const SEARCH_DEV_SETS_ALONE = ['search_dev3', 'search_dev4'] as const;
+const SEARCH_DEV_SETS_ALONE = ['search_dev3', 'search_dev4', 'search_dev5'] as const;
 
 /**
  * /search on test/fixtures/search_queries.jsonl over search_menus.json: nDCG@10, MRR, no-match correctness. `--dev`
