@@ -1,5 +1,5 @@
 import t from 'tap';
-import { rankSearch, understandQuery } from '../src/core/search.js';
+import { compoundParts, rankSearch, understandQuery } from '../src/core/search.js';
 import { profileItem } from '../src/core/items.js';
 import { equivalenceTerms, equivalenceTokens } from '../src/core/knowledge/equivalents.js';
 import { clean } from '../src/core/text/clean.js';
@@ -291,4 +291,27 @@ t.test('understandQuery: in "<vegetable> wali sabzi" the named vegetable is the 
 t.test('understandQuery: words of a mood or a price are no words an item must hold', async (t) => {
   t.same(understand('street food cravings').words, [], '"cravings" names no dish');
   t.same(understand('quick cheap momos').words, ['momos']);
+});
+
+t.test('understandQuery: a diet word before a plural kind of dish asks for every item of that kind and diet', async (t) => {
+  const rolls = understand('veg rolls');
+  t.same([rolls.words, rolls.kindWords, rolls.stated.diet], [['rolls'], ['roll'], 'veg']);
+  t.same(understand('veg roll').words, ['veg', 'roll'], 'the singular names the dish Veg Roll');
+  t.same(understand('veg momos').words, ['veg', 'momos'], 'a plural that is itself the name of a dish stays that dish');
+  const menu = ['Tandoori Mixed Veg Roll', 'Tawa Paneer Roll', 'Chicken Tikka Roll', 'Tandoori Aloo Roll', 'Calcutta Veg Chop'];
+  const profiles = menu.map((s) => profileItem(clean(s).text));
+  const got = rankSearch(rolls, profiles, [0.73, 0.57, 0.6, 0.5, 0.5], 10, menu).results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
+  t.same(got.slice(0, 3).sort(), ['Tandoori Aloo Roll', 'Tandoori Mixed Veg Roll', 'Tawa Paneer Roll'], got.join(', '));
+  t.notOk(got.slice(0, 3).includes('Chicken Tikka Roll'), 'not the chicken roll');
+});
+
+t.test('rankSearch: two words a menu ran together are both held; labels cleaning strips still tag the item', async (t) => {
+  const pizzas = ['Cheeseburst - Farmhouse Pizza', 'Ultimate Spinach Pizza', 'Four Cheese Pizza', 'Pineapple Pizza'];
+  const got = rankSearch(understand('cheese burst pizza'), pizzas.map((s) => profileItem(clean(s).text)), [0.6, 0.7, 0.7, 0.6], 10, pizzas).results.map((r) => pizzas[r.index]);
+  t.equal(got[0], 'Cheeseburst - Farmhouse Pizza', got.join(', '));
+  t.same(compoundParts('cheeseburst'), ['cheese', 'burst']);
+  t.same(compoundParts('pineapple'), [], 'a known word is never split: pineapple holds no apple');
+  const bowls = ['Butter Chicken Rice Bowl (Protein-42g)', 'Veg Fried Rice Bowl', 'Paneer Lababdar Rice Bowl (High Protein)', 'Curd Rice Bowl'];
+  const protein = rankSearch(understand('high protein lunch'), bowls.map((s) => profileItem(clean(s).text)), [0.55, 0.6, 0.55, 0.6], 10, bowls).results.map((r) => bowls[r.index]);
+  t.same(protein.slice(0, 2).sort(), ['Butter Chicken Rice Bowl (Protein-42g)', 'Paneer Lababdar Rice Bowl (High Protein)'], protein.join(', '));
 });

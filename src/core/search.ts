@@ -8,7 +8,7 @@ import { categoryOf, flavourTagsOf, menuTextCues } from './knowledge/cues.js';
 import { conflicts, profileItem, vegOrNot, type ItemProfile } from './items.js';
 import { l2normalize, type Dimension, type MenuEncoder } from './inference/encoder.js';
 import { clamp01 } from './match.js';
-import { editDistance } from './text/clean.js';
+import { editDistance, getTextCleaner } from './text/clean.js';
 import { singular } from './dish-words.js';
 import { isCombo } from './variants.js';
 import { SERVING_WORDS, type Serving, orderCountOf, servingOf, servingsAgree } from './servings.js';
@@ -250,7 +250,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   const tags = new Set<Tag>();
   const avoid = new Set<Tag>();
   let course: Course | null = null;
-  const profile = singularProfile(cleanedQuery);
+  let profile = singularProfile(cleanedQuery);
   // "rajma chawal", "dal chawal": a dish named "<curry> chawal" is the curry served with plain rice, so its rice is a
   // side and the query does not ask for rice dishes (curd rice, jeera rice) before the curry's other forms. "jeera
   // rice" and "hakka noodles" do name a kind of dish: other rice and noodle dishes answer them, so the rule is the
@@ -286,6 +286,19 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   if (serving !== null) words.forEach((w, i) => {
     if (SERVING_WORDS.has(w) || /^\d+$/.test(w)) covered.add(i);
   });
+  // "veg rolls", "non veg burgers": a diet word before a plural kind of dish asks for every item of that kind and diet
+  // (the paneer and aloo rolls too), not for the dish named "Veg Roll".
+  const markerWords = new Set(profile.markers.markerWords);
+  const plain = words.flatMap((w, i) => (covered.has(i) || QUERY_FILLER.has(w) ? [] : [i]));
+  const kindOfDiet = tags.size + avoid.size === 0 && !course && plain.length >= 2
+    && plain.slice(0, -1).every((i) => markerWords.has(words[i]!)) && singular(words[plain.at(-1)!]!) !== words[plain.at(-1)!]
+    && profileItem(cleanedQuery).dishHow !== 'exact'; // "veg momos" is what menus call the dish Veg Momos
+  if (kindOfDiet) {
+    const kind = singular(words[plain.at(-1)!]!);
+    plain.slice(0, -1).forEach((i) => covered.add(i));
+    kindWords.add(kind);
+    profile = singularProfile(kind);
+  }
   // "spicy non veg curry": in a query that asks for a need, the diet words are the diet (stated below, where a
   // conflict counts against an item), not words an item must hold ("Non Veg Schezwan Rice" is no curry).
   if (tags.size + avoid.size > 0 || course) {
@@ -341,7 +354,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   const joiner = words.findIndex((w) => w === 'and' || w === 'or' || w === 'aur');
   // A dish named with "and" ("mac and cheese", "salt and pepper prawns") is one thing.
   const anyOf = profile.dishHow !== 'exact' && spelled.length === 2 && joiner > 0 && words[joiner - 1] === spelled[0] && words[joiner + 1] === spelled[1];
-  return { text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spelled, terms: equivalenceTerms(spelled), anyOf, serving, dishNames, pairWith: null, meal: forMeal && !course, kindWords: words.filter((w) => !QUERY_FILLER.has(w)).length === 1 ? [...kindWords] : [] };
+  return { text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spelled, terms: equivalenceTerms(spelled), anyOf, serving, dishNames, pairWith: null, meal: forMeal && !course, kindWords: kindOfDiet || words.filter((w) => !QUERY_FILLER.has(w)).length === 1 ? [...kindWords] : [] };
 }
 
 /** The query's profile, or its singular's when only that names a dish exactly ("steamed rice cakes" is Idli, as
@@ -606,6 +619,25 @@ const itemWordSets = new Map<string, ReadonlySet<string>>();
  * An item name's words with their singulars, for hasWord, and the tokens of the search-equivalents groups they hold,
  * cached: search reads them for every item of every query, and a menu is searched many times.
  */
+/**
+ * The two words a menu ran together into one ("Cheeseburst" → cheese, burst), or none: a word the cleaning vocabulary
+ * does not know that splits into two words it does know in exactly one way, each of four letters or more. Known
+ * words are never split ("pineapple" holds no apple).
+ */
+export function compoundParts(word: string): readonly string[] {
+  if (word.length < 8 || !/^\p{Ll}+$/u.test(word)) return [];
+  const { vocabulary, misspellings } = getTextCleaner().lexicon;
+  if (vocabulary.has(word) || misspellings.has(word)) return [];
+  let found: string[] | null = null;
+  for (let i = 4; i <= word.length - 4; i++) {
+    const a = word.slice(0, i), b = word.slice(i);
+    if (!vocabulary.has(a) || !vocabulary.has(b)) continue;
+    if (found) return [];
+    found = [a, b];
+  }
+  return found ?? [];
+}
+
 function itemWordsOf(text: string): ReadonlySet<string> {
   let set = itemWordSets.get(text);
   if (!set) {
@@ -613,6 +645,7 @@ function itemWordsOf(text: string): ReadonlySet<string> {
     const all = new Set(words);
     for (const w of words) all.add(singular(w));
     for (const t of equivalenceTokens(words)) all.add(t);
+    for (const w of words) for (const part of compoundParts(w)) all.add(singular(part));
     set = all;
     if (itemWordSets.size > 50_000) itemWordSets.clear();
     itemWordSets.set(text, set);
@@ -672,7 +705,9 @@ export function rankSearch(q: QueryUnderstanding, profiles: readonly ItemProfile
     const original = originals?.[i] ?? p.text;
     const sizedPizza = !dish && PIZZA_SIZE.test(original) && !NOT_PIZZA.test(original);
     if (sizedPizza) p = { ...p, course: 'main' };
-    const namedTags = section && section.tags.length > 0 ? new Set([...namedTagsOf(p.text), ...section.tags]) : namedTagsOf(p.text);
+    // Labels cleaning strips as noise still say what the item is: "(Protein-42g)", "(Vegan / High Protein)".
+    const ownTags = original !== p.text ? new Set([...namedTagsOf(p.text), ...namedTagsOf(original)]) : namedTagsOf(p.text);
+    const namedTags = section && section.tags.length > 0 ? new Set([...ownTags, ...section.tags]) : ownTags;
     return {
       ...p,
       dish,
