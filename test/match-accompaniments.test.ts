@@ -136,4 +136,10 @@ t.test('variantDifference: a bread against a rice, a different count of one ingr
   t.equal(why('PC Rice Bowlz', 'HC Rice Bowlz'), 'PC/HC');
   t.equal(why('PAV BHAJI', 'PAO BHAJI'), null, 'in a name all in capitals short words are words');
   t.equal(why('BBQ Chicken Wings', 'BBQ Chicken Wings Large'), null, 'one code on both sides');
+  t.equal(why("Devil's Chicken Sub", "Devil's Chicken Wrap"), 'sub/wrap', 'each served as its own thing');
+  t.equal(why('Chicken Kathi Roll', 'Chicken Wrap'), null, 'two names of one thing are no two forms');
+  t.equal(why('Chicken Frankie', 'Chicken Roll'), null, 'a roll is the roll of "kathi roll"');
+  t.equal(why('EVM Veg Surprise', 'Veg Surprise'), 'combo', 'an extra value meal is a combo');
+  t.equal(why('Iced Americano', 'Americano'), '+iced');
+  t.equal(why('Chicken Burger with Cheese', 'Chicken Burger with Cheese and Egg'), '+egg');
 });

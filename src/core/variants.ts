@@ -3,6 +3,7 @@ import { KNOWLEDGE_DIR } from './paths.js';
 import { readList, readTsv } from './knowledge/tsv.js';
 import { categoryOf } from './knowledge/cues.js';
 import { differingWords, dishWords } from './dish-words.js';
+import { akinWords } from './knowledge/equivalents.js';
 
 /**
  * Two names of one dish family that are different items on a menu, by the knowledge base's own hard negatives:
@@ -85,9 +86,10 @@ function letterCodes(text: string): string[] {
   return /\p{Ll}/u.test(text) ? (text.match(/\b[A-Z]{2,3}\b/g) ?? []) : [];
 }
 
-const COMBO = /\+|\bcombo\b|\bcombination\b|\bmeal\b/i;
+const COMBO = /\+|\bcombo\b|\bcombination\b|\bmeal\b|\bEVM\b/i;
 
-/** A text that joins items with "+" or calls itself a combo, combination or meal ("Veg Hakka Combination"). */
+/** A text that joins items with "+" or calls itself a combo, combination or meal ("Veg Hakka Combination"), or an
+ * extra value meal ("EVM Veg Surprise"; cleaning already spells the plain "VM" out as "Value Meal"). */
 export function isCombo(text: string): boolean {
   return COMBO.test(text);
 }
@@ -120,6 +122,12 @@ export function variantDifference(
   const wa = dishWords(a), wb = dishWords(b);
   const [onlyA, onlyB] = differingWords(wa.map(foldParticiple), wb.map(foldParticiple));
   for (const x of onlyA) for (const y of onlyB) if (swaps.has(swapKey(x, y))) return { kind: 'swap', words: [x, y] };
+  // Each name served as or in its own thing: "Devil's Chicken Sub" / "Devil's Chicken Wrap". Two names of one thing
+  // (a wrap and a kathi roll, lexicon/search_equivalents.tsv) are not two forms.
+  const formA = onlyA.filter((w) => formWords.has(w)), formB = onlyB.filter((w) => formWords.has(w));
+  if (formA.length > 0 && formB.length > 0 && !formA.some((x) => formB.some((y) => akinWords(x, y)))) {
+    return { kind: 'swap', words: [formA.join(' '), formB.join(' ')] };
+  }
   // Two different letter codes in one place are two of a chain's items ("PC Rice Bowlz" / "HC Rice Bowlz").
   const ca = letterCodes(a), cb = letterCodes(b);
   if (ca.length > 0 && cb.length > 0 && !ca.some((c) => cb.includes(c))) return { kind: 'swap', words: [ca.join(' '), cb.join(' ')] };

@@ -99,3 +99,23 @@ export function equivalencePhrasePositions(words: readonly string[]): Set<number
 export function sameDishKey(key: string): string {
   return equivalenceTerms(key.split(' ').filter(Boolean), true).sort().join(' ');
 }
+
+let groupsByWord: Map<string, Set<string>> | null = null;
+
+/**
+ * Whether two words belong to one group, alone or as a word of one of its names: "roll" (of "kathi roll") and "wrap"
+ * are akin, so a Chicken Roll and a Chicken Wrap are not two forms of a dish.
+ */
+export function akinWords(a: string, b: string): boolean {
+  if (!groupsByWord) {
+    byFirstWord ??= loadSearchEquivalents();
+    groupsByWord = new Map();
+    for (const list of byFirstWord.values()) for (const p of list) for (const w of p.words) {
+      const set = groupsByWord.get(w) ?? new Set<string>();
+      set.add(p.token);
+      groupsByWord.set(w, set);
+    }
+  }
+  const ga = groupsByWord.get(foldWord(a)), gb = groupsByWord.get(foldWord(b));
+  return !!ga && !!gb && [...ga].some((t) => gb.has(t));
+}
