@@ -140,6 +140,9 @@ t.test('variantDifference: a bread against a rice, a different count of one ingr
   t.equal(why('Chicken Kathi Roll', 'Chicken Wrap'), null, 'two names of one thing are no two forms');
   t.equal(why('Chicken Frankie', 'Chicken Roll'), null, 'a roll is the roll of "kathi roll"');
   t.equal(why('EVM Veg Surprise', 'Veg Surprise'), 'combo', 'an extra value meal is a combo');
+  t.equal(why('HM Chicken McGrill', 'Happy Meal-Chicken McGrill'), null, 'HM is the Happy Meal: both are meals');
+  t.equal(why('Coolberg Non Alcoholic Beer Peach', 'Coolberg Peach'), null, '"non" is another item only as "non veg"');
+  t.equal(why('Veg Momos', 'Non Veg Momos'), '+non');
   t.equal(why('Iced Americano', 'Americano'), '+iced');
   t.equal(why('Chicken Burger with Cheese', 'Chicken Burger with Cheese and Egg'), '+egg');
 });

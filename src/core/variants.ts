@@ -86,10 +86,10 @@ function letterCodes(text: string): string[] {
   return /\p{Ll}/u.test(text) ? (text.match(/\b[A-Z]{2,3}\b/g) ?? []) : [];
 }
 
-const COMBO = /\+|\bcombo\b|\bcombination\b|\bmeal\b|\bEVM\b/i;
+const COMBO = /\+|\bcombo\b|\bcombination\b|\bmeal\b|\bE?VM\b|\bHM\b/i;
 
-/** A text that joins items with "+" or calls itself a combo, combination or meal ("Veg Hakka Combination"), or an
- * extra value meal ("EVM Veg Surprise"; cleaning already spells the plain "VM" out as "Value Meal"). */
+/** A text that joins items with "+" or calls itself a combo, combination or meal ("Veg Hakka Combination"), or a
+ * chain's meal by its letters: VM, EVM (extra value meal), HM (Happy Meal): "EVM Veg Surprise", "HM Chicken McGrill". */
 export function isCombo(text: string): boolean {
   return COMBO.test(text);
 }
@@ -151,7 +151,9 @@ export function variantDifference(
   // "Dal Makhani No Onion No Garlic" is the Jain way of the same dish: a word the name says it is without adds nothing.
   const [longer, shorter] = addedB.length === 0 ? [wa, wb] : [wb, wa];
   const negated = new Set(longer.filter((_, i) => i > 0 && NEGATORS.has(longer[i - 1]!)));
-  const form = added.find((w) => formWords.has(w) && !negated.has(w) && !(w === 'bowl' && shorter.some((x) => BOWL_GRAINS.has(x))));
+  // "non" makes another item only as "non veg": a "Non Alcoholic Beer - Peach" is the brand's peach drink.
+  const nonVeg = longer.some((w, i) => w === 'non' && longer[i + 1] === 'veg');
+  const form = added.find((w) => formWords.has(w) && !negated.has(w) && !(w === 'bowl' && shorter.some((x) => BOWL_GRAINS.has(x))) && (w !== 'non' || nonVeg));
   if (form) return { kind: 'added', word: form };
   // A drink added to a drink is its name ("Masala Chai Tea"); added to food it is a combo.
   const addOn = categoryOf(added.join(' '));
