@@ -315,3 +315,10 @@ t.test('rankSearch: two words a menu ran together are both held; labels cleaning
   const protein = rankSearch(understand('high protein lunch'), bowls.map((s) => profileItem(clean(s).text)), [0.55, 0.6, 0.55, 0.6], 10, bowls).results.map((r) => bowls[r.index]);
   t.same(protein.slice(0, 2).sort(), ['Butter Chicken Rice Bowl (Protein-42g)', 'Paneer Lababdar Rice Bowl (High Protein)'], protein.join(', '));
 });
+
+t.test('understandQuery: a meal of a diet is any main of that diet; words of a style are no words to hold', async (t) => {
+  const meal = understand('simple homestyle veg meal');
+  t.same([meal.words, meal.course, meal.stated.diet], [[], 'main', 'veg']);
+  t.same(understand('veg burger').words, ['veg', 'burger'], 'a dish keeps its diet word');
+  t.notOk(understand('homestyle chicken curry').words.includes('homestyle'), 'no menu name needs to say homestyle');
+});

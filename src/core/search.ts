@@ -57,10 +57,13 @@ const QUERY_FILLER: ReadonlySet<string> = new Set([
   'order', 'orders', 'when',
   // Words of a mood or a price, which no menu name holds ("quick cheap late night snack", "street food cravings").
   'quick', 'cheap', 'cheapest', 'craving', 'cravings', 'hungry', 'tasty', 'delicious', 'yummy', 'good', 'best', 'nice',
+  'simple', 'homestyle', 'homemade', 'home', 'style',
   // Other languages' little words, where a translation left them ("dolce al cioccolato", "pasta alla panna").
   'al', 'alla', 'all', 'de', 'del', 'della', 'di', 'da', 'la', 'le', 'les', 'el', 'los', 'las', 'con', 'au', 'aux', 'du',
   'des', 'y', 'et', 'e', 'mit', 'und',
 ]);
+/** Words that ask for a meal: with only a diet besides ("veg meal", "non veg khana"), the query is for that diet's mains. */
+const MEAL_WORDS: ReadonlySet<string> = new Set(['meal', 'meals', 'lunch', 'dinner', 'khana', 'food']);
 /** A diet or protein the query's words say this surely is asked for ("veg", "chicken" at 0.95); an implied one is not. */
 const STATED_CONFIDENCE = 0.9;
 export const FALLBACK_BAND = 0.1;
@@ -293,6 +296,13 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   const kindOfDiet = tags.size + avoid.size === 0 && !course && plain.length >= 2
     && plain.slice(0, -1).every((i) => markerWords.has(words[i]!)) && singular(words[plain.at(-1)!]!) !== words[plain.at(-1)!]
     && profileItem(cleanedQuery).dishHow !== 'exact'; // "veg momos" is what menus call the dish Veg Momos
+  // "simple homestyle veg meal", "non veg lunch": a meal of a diet is any main of that diet; "veg" is no word an item
+  // must hold.
+  const mealOfDiet = !kindOfDiet && plain.length > 0 && plain.every((i) => markerWords.has(words[i]!)) && words.some((w) => MEAL_WORDS.has(w));
+  if (mealOfDiet) {
+    plain.forEach((i) => covered.add(i));
+    course ??= 'main';
+  }
   if (kindOfDiet) {
     const kind = singular(words[plain.at(-1)!]!);
     plain.slice(0, -1).forEach((i) => covered.add(i));
