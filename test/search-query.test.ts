@@ -322,3 +322,8 @@ t.test('understandQuery: a meal of a diet is any main of that diet; words of a s
   t.same(understand('veg burger').words, ['veg', 'burger'], 'a dish keeps its diet word');
   t.notOk(understand('homestyle chicken curry').words.includes('homestyle'), 'no menu name needs to say homestyle');
 });
+
+t.test('understandQuery: a concept phrase whose last word comes as a plural is that concept', async (t) => {
+  const curries = understand('curries');
+  t.same([curries.words, curries.course, [...curries.avoid].sort()], [[], 'main', ['noodles', 'rice']]);
+});

@@ -259,12 +259,13 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   // rice" and "hakka noodles" do name a kind of dish: other rice and noodle dishes answer them, so the rule is the
   // Hindi word's. On the dev queries: dev 0.8865 -> 0.8883, dev3 0.8840 -> 0.8843 ("rajma chawal", "chole chawl", "राजमा चावल"), nothing lost.
   const riceIsSide = profile.dishHow === 'exact' && words.length > 1 && CURRY_WITH_RICE.test(cleanedQuery);
-  // Longest phrases first, so "healthy lunch" wins over "healthy".
+  // Longest phrases first, so "healthy lunch" wins over "healthy". A phrase's last word may come as a plural
+  // ("curries" is the curry concept).
   const sorted = [...getConcepts()].sort((a, b) => b.phrase.length - a.phrase.length);
   for (const c of sorted) {
     if (riceIsSide && c.phrase.length === 1 && c.phrase[0] === 'rice') continue;
     for (let i = 0; i + c.phrase.length <= words.length; i++) {
-      if (c.phrase.every((w, k) => words[i + k] === w) && ![...Array(c.phrase.length).keys()].some((k) => covered.has(i + k) || named.has(i + k))) {
+      if (c.phrase.every((w, k) => words[i + k] === w || (k === c.phrase.length - 1 && singular(words[i + k]!) === w)) && ![...Array(c.phrase.length).keys()].some((k) => covered.has(i + k) || named.has(i + k))) {
         for (let k = 0; k < c.phrase.length; k++) covered.add(i + k);
         if (i > 0 && NEGATORS.has(words[i - 1]!) && !covered.has(i - 1)) {
           covered.add(i - 1);
