@@ -122,12 +122,6 @@ export function variantDifference(
   const wa = dishWords(a), wb = dishWords(b);
   const [onlyA, onlyB] = differingWords(wa.map(foldParticiple), wb.map(foldParticiple));
   for (const x of onlyA) for (const y of onlyB) if (swaps.has(swapKey(x, y))) return { kind: 'swap', words: [x, y] };
-  // Each name served as or in its own thing: "Devil's Chicken Sub" / "Devil's Chicken Wrap". Two names of one thing
-  // (a wrap and a kathi roll, lexicon/search_equivalents.tsv) are not two forms.
-  const formA = onlyA.filter((w) => formWords.has(w)), formB = onlyB.filter((w) => formWords.has(w));
-  if (formA.length > 0 && formB.length > 0 && !formA.some((x) => formB.some((y) => akinWords(x, y)))) {
-    return { kind: 'swap', words: [formA.join(' '), formB.join(' ')] };
-  }
   // Two different letter codes in one place are two of a chain's items ("PC Rice Bowlz" / "HC Rice Bowlz").
   const ca = letterCodes(a), cb = letterCodes(b);
   if (ca.length > 0 && cb.length > 0 && !ca.some((c) => cb.includes(c))) return { kind: 'swap', words: [ca.join(' '), cb.join(' ')] };
@@ -143,6 +137,12 @@ export function variantDifference(
     only.some((w) => BOWL_GRAINS.has(w)) ? 'rice' : only.length > 0 && categoryOf(only.join(' ')).value === 'bread' ? 'bread' : null;
   const sa = servedOn(onlyA), sb = servedOn(onlyB);
   if (sa !== null && sb !== null && sa !== sb) return { kind: 'swap', words: [onlyA.join(' '), onlyB.join(' ')] };
+  // Each name served as or in its own thing: "Devil's Chicken Sub" / "Devil's Chicken Wrap". Two names of one thing
+  // (a wrap and a kathi roll, lexicon/search_equivalents.tsv) are not two forms.
+  const formA = onlyA.filter((w) => formWords.has(w)), formB = onlyB.filter((w) => formWords.has(w));
+  if (formA.length > 0 && formB.length > 0 && !formA.some((x) => formB.some((y) => akinWords(x, y)))) {
+    return { kind: 'swap', words: [formA.join(' '), formB.join(' ')] };
+  }
   // One name is the other plus words: another item when a word is a form word, or when the words are a drink. Words
   // are compared as written here: "Grilled" is a cooking method, the "Grill" of "(Flame & Grill)" a chain's name.
   const [addedA, addedB] = differingWords(wa, wb);
