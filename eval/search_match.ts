@@ -146,7 +146,7 @@ function readSearchSet(name: string): { menus: Menus; queries: Query[] } | null 
 /** The development-only search sets, each written from other real menus to tune on without the held-out menus. */
 const SEARCH_DEV_SETS = ['search_dev', 'search_dev2'] as const;
 /** Development sets scored on their own line too: the newest batch, first scored before any tuning on it. */
-const SEARCH_DEV_SETS_ALONE = ['search_dev3', 'search_dev4', 'search_dev5'] as const;
+const SEARCH_DEV_SETS_ALONE = ['search_dev3', 'search_dev4', 'search_dev5', 'search_dev6'] as const;
 
 /**
  * /search on test/fixtures/search_queries.jsonl over search_menus.json: nDCG@10, MRR, no-match correctness. `--dev`
