@@ -565,3 +565,10 @@ t.test('a listed misspelling stays as written inside a dish name whose meaning t
   t.equal(clean('Butter Nan').text, 'Butter Naan');
   t.same(loadCleaningLexicon().keptSpellings.get('mtn'), [['mtn', 'dew']]);
 });
+
+t.test('a letter held down folds to the word it spells', async (t) => {
+  t.equal(clean('Dahiiiiii').text, 'Dahi');
+  t.equal(clean('Nariyal Laddooo').text, 'Nariyal Laddoo', 'a double run is kept where the word has one');
+  t.equal(clean('Mooooong Dal').text, 'Moong Dal');
+  t.equal(clean('Coffee').text, 'Coffee', 'a real double letter is no run');
+});

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { compoundParts, rankSearch, understandQuery } from '../src/core/search.js';
+import { compoundParts, hasWord, rankSearch, understandQuery } from '../src/core/search.js';
 import { profileItem } from '../src/core/items.js';
 import { equivalenceTerms, equivalenceTokens } from '../src/core/knowledge/equivalents.js';
 import { clean } from '../src/core/text/clean.js';
@@ -326,4 +326,14 @@ t.test('understandQuery: a meal of a diet is any main of that diet; words of a s
 t.test('understandQuery: a concept phrase whose last word comes as a plural is that concept', async (t) => {
   const curries = understand('curries');
   t.same([curries.words, curries.course, [...curries.avoid].sort()], [[], 'main', ['noodles', 'rice']]);
+});
+
+t.test('rankSearch: a salad by its name answers "salads"; "cheese" is held by a cheesy name', async (t) => {
+  const menu = ['Pesto & Chicken Honest Salad', 'Herb Chicken Keto Bowl', 'Veggie Delight Happy Salad [451 Kcal]', 'Mineral Water'];
+  const got = rankSearch(understand('salads'), menu.map((s) => profileItem(clean(s).text)), [0.73, 0.7, 0.68, 0.56], 10, menu).results.map((r) => menu[r.index]);
+  t.same(got.slice(0, 2).sort(), ['Pesto & Chicken Honest Salad', 'Veggie Delight Happy Salad [451 Kcal]'], got.join(', '));
+  t.ok(hasWord(new Set(['cheesy', 'paneer', 'tikka']), 'cheese'), 'cheese in a cheesy name');
+  t.ok(hasWord(new Set(['cheese', 'toast']), 'cheesy'), 'and cheesy in a cheese one');
+  t.ok(hasWord(new Set(['crispy', 'corn']), 'crisp'));
+  t.notOk(hasWord(new Set(['curry']), 'cur'), 'not below five letters');
 });

@@ -180,8 +180,10 @@ export interface QueryUnderstanding {
 const PAIRING_PHRASE = /\b(?:go(?:es)?|pairs?|eat|have)\s+with\s+(?:my\s+|the\s+|a\s+|our\s+)?(.+)$|\b(?:sides?|accompaniments?|add\s?ons?)\s+(?:for|with|to)\s+(?:my\s+|the\s+|a\s+|our\s+)?(.+)$/i;
 
 /** `word`, its singular (item word sets hold singulars too: "pancakes" finds "Mini Pancake"), or, for a menu adjective in -y, its noun: "cheesy" finds "Four Cheese Pizza", "creamy" "Cream of Mushroom". */
-function hasWord(words: ReadonlySet<string>, word: string): boolean {
+export function hasWord(words: ReadonlySet<string>, word: string): boolean {
   if (words.has(word) || words.has(singular(word))) return true;
+  // "cheese" is held by a "Cheesy" name, as "cheesy" by a "Cheese" one below.
+  if (word.length >= 5 && !word.endsWith('y') && (words.has(`${word}y`) || (word.endsWith('e') && words.has(`${word.slice(0, -1)}y`)))) return true;
   if (word.length < 5 || !word.endsWith('y')) return false;
   const stem = word.slice(0, -1);
   return words.has(stem) || words.has(`${stem}e`);
@@ -493,8 +495,8 @@ export type SearchItem = ItemProfile & {
   readonly orderCount: number | null;
 };
 
-/** Tags that name the kind of dish rather than a quality of it (rice, noodles, soup). */
-const KIND_TAGS: ReadonlySet<Tag> = new Set<Tag>(['rice', 'noodles', 'soup']);
+/** Tags that name the kind of dish rather than a quality of it (rice, noodles, soup, salad). */
+const KIND_TAGS: ReadonlySet<Tag> = new Set<Tag>(['rice', 'noodles', 'soup', 'salad']);
 
 /**
  * What the item is known to be like: it has a dish, or a tag other than a kind of dish. "Chicken Pulusu Rice Bowl" is

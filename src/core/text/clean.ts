@@ -438,6 +438,11 @@ export class TextCleaner {
         if (lower === 'n' && (i === 0 || i === tokens.length - 1)) continue;
         if (this.keptSpellings.has(lower) && this.inKeptName(tokens, i, lower)) continue;
         fixed = mapped;
+      } else if (/([a-z])\1\1/.test(lower) && !this.vocabulary.has(lower)) {
+        // A letter held down ("Dahiiiiii", "Laddooo"): the word with the run made double, else single, if that is a word.
+        const double = lower.replace(/([a-z])\1{2,}/g, '$1$1'), single = lower.replace(/([a-z])\1{2,}/g, '$1');
+        const known = (w: string): string | null => (this.vocabulary.has(w) ? w : this.misspellings.get(w) ?? null);
+        fixed = known(double) ?? known(single) ?? (double.length >= 6 ? this.fuzzy(double) : null);
       } else if (/^[a-z]{6,}$/.test(lower) && !/\p{Ll}\p{Lu}/u.test(core) && !this.vocabulary.has(lower) && !this.isInflection(lower)) {
         // camelCase words are brand names (McVeggie, MaharajMac, BreadStix), not typos.
         fixed = this.fuzzy(lower);
