@@ -337,3 +337,13 @@ t.test('rankSearch: a salad by its name answers "salads"; "cheese" is held by a 
   t.ok(hasWord(new Set(['crispy', 'corn']), 'crisp'));
   t.notOk(hasWord(new Set(['curry']), 'cur'), 'not below five letters');
 });
+
+t.test('understandQuery: a meat the query says it is without is its diet, not words to hold', async (t) => {
+  const sandwich = understand('bina meat wala sandwich');
+  t.same([sandwich.words, sandwich.stated.diet], [['sandwich'], 'veg']);
+  const burger = understand('no chicken burger');
+  t.same([burger.words, burger.stated.diet, burger.stated.protein], [['burger'], 'veg', null], 'the chicken is not asked for');
+  const khana = understand('bina non veg khana');
+  t.same([khana.words, khana.stated.diet, khana.course], [[], 'veg', 'main']);
+  t.same(understand('non veg burger').stated.diet, 'non_veg', '"non veg" itself is no negation');
+});

@@ -53,7 +53,7 @@ const ORDER_FOR_SEVERAL = 0.3;
  * not "mein": "chow mein" is a dish. */
 const QUERY_FILLER: ReadonlySet<string> = new Set([
   'something', 'some', 'a', 'an', 'the', 'for', 'me', 'i', 'want', 'need', 'to', 'with', 'and', 'please', 'kuch', 'chahiye',
-  'wala', 'wali', 'wale', 'ke', 'ki', 'ka', 'liye', 'ko', 'se', 'koi', 'lunch', 'dinner', 'meal', 'food', 'item', 'items',
+  'wala', 'wali', 'wale', 'ke', 'ki', 'ka', 'liye', 'ko', 'se', 'koi', 'lunch', 'dinner', 'meal', 'food', 'khana', 'item', 'items',
   'order', 'orders', 'when',
   // Words of a mood or a price, which no menu name holds ("quick cheap late night snack", "street food cravings").
   'quick', 'cheap', 'cheapest', 'craving', 'cravings', 'hungry', 'tasty', 'delicious', 'yummy', 'good', 'best', 'nice',
@@ -292,6 +292,19 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   if (serving !== null) words.forEach((w, i) => {
     if (SERVING_WORDS.has(w) || /^\d+$/.test(w)) covered.add(i);
   });
+  // "bina meat wala sandwich", "no chicken burger": a meat or egg the query says it is without is its diet (the diet
+  // lexicon's veg markers), never words an item must hold nor the protein asked for.
+  let negatedMeat = false;
+  words.forEach((w, i) => {
+    const next = words[i + 1];
+    if (!NEGATORS.has(w) || w === 'non' || next === undefined || covered.has(i + 1)) return;
+    const diet = next === 'non' && words[i + 2] === 'veg' ? { value: 'non_veg', confidence: 1 } : menuTextCues(next).diet;
+    if (diet.confidence < STATED_CONFIDENCE || (diet.value !== 'non_veg' && diet.value !== 'egg')) return;
+    covered.add(i);
+    covered.add(i + 1);
+    if (next === 'non' && words[i + 2] === 'veg') covered.add(i + 2);
+    negatedMeat = true;
+  });
   // "veg rolls", "non veg burgers": a diet word before a plural kind of dish asks for every item of that kind and diet
   // (the paneer and aloo rolls too), not for the dish named "Veg Roll".
   const markerWords = new Set(profile.markers.markerWords);
@@ -301,7 +314,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
     && profileItem(cleanedQuery).dishHow !== 'exact'; // "veg momos" is what menus call the dish Veg Momos
   // "simple homestyle veg meal", "non veg lunch": a meal of a diet is any main of that diet; "veg" is no word an item
   // must hold.
-  const mealOfDiet = !kindOfDiet && plain.length > 0 && plain.every((i) => markerWords.has(words[i]!)) && words.some((w) => MEAL_WORDS.has(w));
+  const mealOfDiet = !kindOfDiet && (plain.length > 0 || negatedMeat) && plain.every((i) => markerWords.has(words[i]!)) && words.some((w) => MEAL_WORDS.has(w));
   if (mealOfDiet) {
     plain.forEach((i) => covered.add(i));
     course ??= 'main';
@@ -360,7 +373,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   // Likewise a meat only implied by a word that usually carries one ("whopper", "seekh", "keema" at 0.75-0.8): "whopper"
   // asks for the veg Whopper too, and "keema" for the chicken keema.
   const statedDiet = cues.diet.confidence < STATED_CONFIDENCE ? 'unknown' : cues.diet.value;
-  const statedProtein = cues.protein.confidence >= STATED_CONFIDENCE ? cues.protein.value : null;
+  const statedProtein = !negatedMeat && cues.protein.confidence >= STATED_CONFIDENCE ? cues.protein.value : null;
   const stated = { ...profile, diet: statedDiet, protein: statedProtein ?? (profile.dishHow === 'exact' ? profile.protein : null), eggByRecipeOnly: false };
   const dishNames = profile.dishHow === 'exact' && content > 0 ? namesWords(profile.dish!).filter((names) => names.size >= 2) : [];
   const spelled = spellingOf(contentWords, profile);
