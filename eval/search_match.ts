@@ -39,7 +39,7 @@ export async function evalMatch(kit: EvalKit, label = DEV_SPLIT ? '_dev' : ''): 
   await kit.section('match_accuracy', async () => {
     await scoreMatchPairs(kit, readFixture('test/fixtures/match_pairs.tsv').filter((_, i) => inSplit(i)), label);
   });
-  for (const [file, suffix] of [['match_dev_pairs.tsv', '_dev_pairs'], ['match_dev_pairs_2.tsv', '_dev_pairs_2'], ['match_dev_pairs_3.tsv', '_dev_pairs_3'], ['match_dev_pairs_4.tsv', '_dev_pairs_4']] as const) {
+  for (const [file, suffix] of [['match_dev_pairs.tsv', '_dev_pairs'], ['match_dev_pairs_2.tsv', '_dev_pairs_2'], ['match_dev_pairs_3.tsv', '_dev_pairs_3'], ['match_dev_pairs_4.tsv', '_dev_pairs_4'], ['match_dev_pairs_5.tsv', '_dev_pairs_5']] as const) {
     if (!DEV_SPLIT || !existsSync(join(REPO_ROOT, 'test/fixtures', file))) continue;
     await kit.section(`match_accuracy${suffix}`, async () => {
       await scoreMatchPairs(kit, readFixture(`test/fixtures/${file}`), suffix);
