@@ -144,6 +144,7 @@ t.test('variantDifference: a bread against a rice, a different count of one ingr
   t.equal(why('Coolberg Non Alcoholic Beer Peach', 'Coolberg Peach'), null, '"non" is another item only as "non veg"');
   t.equal(why('Veg Momos', 'Non Veg Momos'), '+non');
   t.equal(why('Tandoori Chicken', 'Tandoori Chicken Masala'), '+masala');
+  t.equal(why('Mexican Fiesta', 'Mexican Fiesta Thin n Crispy'), '+thin', 'another crust');
   const [chole, tandoori] = await judgePairs([['Chole', 'Chole Masala'], ['Tandoori Chicken', 'Tandoori Chicken Masala']], [0.84, 0.77], 0.85, null);
   t.ok(chole!.match, 'the knowledge base lists both names for one dish');
   t.notOk(tandoori!.match, 'the masala is the gravy dish');
