@@ -347,3 +347,9 @@ t.test('understandQuery: a meat the query says it is without is its diet, not wo
   t.same([khana.words, khana.stated.diet, khana.course], [[], 'veg', 'main']);
   t.same(understand('non veg burger').stated.diet, 'non_veg', '"non veg" itself is no negation');
 });
+
+t.test('understandQuery: a Jain ask finds the items marked either way; "sukhi" is how a sabzi is cooked', async (t) => {
+  const jain = understand('bina pyaaz lehsun ka khana');
+  t.same(jain.terms, equivalenceTerms(['jain']), `one term, the Jain group: ${jain.terms.join(', ')}`);
+  t.same(understand('aloo ki sukhi sabzi').words, ['aloo']);
+});

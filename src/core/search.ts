@@ -58,6 +58,8 @@ const QUERY_FILLER: ReadonlySet<string> = new Set([
   // Words of a mood or a price, which no menu name holds ("quick cheap late night snack", "street food cravings").
   'quick', 'cheap', 'cheapest', 'craving', 'cravings', 'hungry', 'tasty', 'delicious', 'yummy', 'good', 'best', 'nice',
   'simple', 'homestyle', 'homemade', 'home', 'style',
+  // "aloo ki sukhi sabzi": dry is how the vegetable is cooked ("Bangladumpa Fry"), not a word its name must hold.
+  'sukhi', 'sukha', 'sookhi', 'sookha',
   // Other languages' little words, where a translation left them ("dolce al cioccolato", "pasta alla panna").
   'al', 'alla', 'all', 'de', 'del', 'della', 'di', 'da', 'la', 'le', 'les', 'el', 'los', 'las', 'con', 'au', 'aux', 'du',
   'des', 'y', 'et', 'e', 'mit', 'und',
