@@ -181,10 +181,9 @@ export interface QueryUnderstanding {
  */
 const PAIRING_PHRASE = /\b(?:go(?:es)?|pairs?|eat|have)\s+with\s+(?:my\s+|the\s+|a\s+|our\s+)?(.+)$|\b(?:sides?|accompaniments?|add\s?ons?)\s+(?:for|with|to)\s+(?:my\s+|the\s+|a\s+|our\s+)?(.+)$/i;
 
-/** `word`, its singular (item word sets hold singulars too: "pancakes" finds "Mini Pancake"), or, for a menu adjective in -y, its noun: "cheesy" finds "Four Cheese Pizza", "creamy" "Cream of Mushroom". */
+/** `word`, its singular (item word sets hold singulars too: "pancakes" finds "Mini Pancake"), or, for a menu adjective in -y, its noun: "cheesy" finds "Four Cheese Pizza", "creamy" "Cream of Mushroom"; and the other way round, "cheese" finds "Cheesy American BBQ". */
 export function hasWord(words: ReadonlySet<string>, word: string): boolean {
   if (words.has(word) || words.has(singular(word))) return true;
-  // "cheese" is held by a "Cheesy" name, as "cheesy" by a "Cheese" one below.
   if (word.length >= 5 && !word.endsWith('y') && (words.has(`${word}y`) || (word.endsWith('e') && words.has(`${word.slice(0, -1)}y`)))) return true;
   if (word.length < 5 || !word.endsWith('y')) return false;
   const stem = word.slice(0, -1);
@@ -644,10 +643,6 @@ export interface SearchOutcome {
 const itemWordSets = new Map<string, ReadonlySet<string>>();
 
 /**
- * An item name's words with their singulars, for hasWord, and the tokens of the search-equivalents groups they hold,
- * cached: search reads them for every item of every query, and a menu is searched many times.
- */
-/**
  * The two words a menu ran together into one ("Cheeseburst" → cheese, burst), or none: a word the cleaning vocabulary
  * does not know that splits into two words it does know in exactly one way, each of four letters or more. Known
  * words are never split ("pineapple" holds no apple).
@@ -666,6 +661,10 @@ export function compoundParts(word: string): readonly string[] {
   return found ?? [];
 }
 
+/**
+ * An item name's words with their singulars, for hasWord, and the tokens of the search-equivalents groups they hold,
+ * cached: search reads them for every item of every query, and a menu is searched many times.
+ */
 function itemWordsOf(text: string): ReadonlySet<string> {
   let set = itemWordSets.get(text);
   if (!set) {

@@ -16,8 +16,11 @@ import { akinWords } from './knowledge/equivalents.js';
  *     the other plus a drink ("Double Down Burger & Pepsi");
  *   - an added form word (lexicon/form_words.txt): one text is the other plus a word that makes another item
  *     ("Egg Bhurji" / "Egg Bhurji Pav", "Idli" / "Fried Idli", a flavour: "Naan" / "Garlic Naan"), unless the name
- *     says it is without it ("Dal Makhani No Onion No Garlic").
- * The precision stage treats either as knowledge that the texts are different dishes (shared by /match, /dedup and
+ *     says it is without it ("Dal Makhani No Onion No Garlic");
+ *   - a difference of the same kind on each side: two capital-letter codes ("PC" / "HC Rice Bowlz"), two counts of
+ *     one ingredient ("Four" / "8-Cheese Pizza"), a bread against a rice ("[Paratha]" / "[Masala Rice] Bowl"), two
+ *     form words that are not two names of one thing ("Sub" / "Wrap"; a roll and a wrap are).
+ * The precision stage treats any of these as knowledge that the texts are different dishes (shared by /match, /dedup and
  * /suggest), unless the knowledge base lists both texts for one dish.
  */
 
