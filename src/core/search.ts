@@ -256,7 +256,8 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   const tags = new Set<Tag>();
   const avoid = new Set<Tag>();
   let course: Course | null = null;
-  let profile = singularProfile(cleanedQuery);
+  const asTyped = profileItem(cleanedQuery);
+  let profile = singularProfile(cleanedQuery, asTyped);
   // "rajma chawal", "dal chawal": a dish named "<curry> chawal" is the curry served with plain rice, so its rice is a
   // side and the query does not ask for rice dishes (curd rice, jeera rice) before the curry's other forms. "jeera
   // rice" and "hakka noodles" do name a kind of dish: other rice and noodle dishes answer them, so the rule is the
@@ -312,7 +313,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   const plain = words.flatMap((w, i) => (covered.has(i) || QUERY_FILLER.has(w) ? [] : [i]));
   const kindOfDiet = tags.size + avoid.size === 0 && !course && plain.length >= 2
     && plain.slice(0, -1).every((i) => markerWords.has(words[i]!)) && singular(words[plain.at(-1)!]!) !== words[plain.at(-1)!]
-    && profileItem(cleanedQuery).dishHow !== 'exact'; // "veg momos" is what menus call the dish Veg Momos
+    && asTyped.dishHow !== 'exact'; // "veg momos" is what menus call the dish Veg Momos
   // "simple homestyle veg meal", "non veg lunch": a meal of a diet is any main of that diet; "veg" is no word an item
   // must hold.
   const mealOfDiet = !kindOfDiet && (plain.length > 0 || negatedMeat) && plain.every((i) => markerWords.has(words[i]!)) && words.some((w) => MEAL_WORDS.has(w));
@@ -386,8 +387,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
 
 /** The query's profile, or its singular's when only that names a dish exactly ("steamed rice cakes" is Idli, as
  * "steamed rice cake" is). */
-function singularProfile(cleanedQuery: string): ItemProfile {
-  const profile = profileItem(cleanedQuery);
+function singularProfile(cleanedQuery: string, profile: ItemProfile = profileItem(cleanedQuery)): ItemProfile {
   if (profile.dishHow === 'exact') return profile;
   const last = cleanedQuery.match(/(\p{L}+)$/u)?.[1];
   if (!last || singular(last.toLowerCase()) === last.toLowerCase()) return profile;
@@ -744,7 +744,8 @@ export function rankSearch(q: QueryUnderstanding, profiles: readonly ItemProfile
       tags: new Set<Tag>([...(dish?.tags ?? []), ...namedTags, ...(isCombo(p.text) && courseGroup(p.course) === 'food' ? ['filling' as const] : [])]),
       namedTags,
       serving: q.serving === null ? null : servingOf(original, { item: true }),
-      orderCount: orderCountOf(original),
+      // Read only where relevanceOf reads it: a query that names words and no serving.
+      orderCount: q.serving === null && q.words.length > 0 ? orderCountOf(original) : null,
     };
   });
   const scored: SearchCandidate[] = items.map((item, index) => ({ index, cosine: clamp01(cosines[index]!), relevance: relevanceOf(q, item, cosines[index]!) }));

@@ -89,10 +89,11 @@ function letterCodes(text: string): string[] {
   return /\p{Ll}/u.test(text) ? (text.match(/\b[A-Z]{2,3}\b/g) ?? []) : [];
 }
 
-const COMBO = /\+|\bcombo\b|\bcombination\b|\bmeal\b|\bE?VM\b|\bHM\b/i;
+const COMBO = /\+|\bcombo\b|\bcombination\b|\bmeal\b|\bEVM\b|\bHM\b/i;
 
-/** A text that joins items with "+" or calls itself a combo, combination or meal ("Veg Hakka Combination"), or a
- * chain's meal by its letters: VM, EVM (extra value meal), HM (Happy Meal): "EVM Veg Surprise", "HM Chicken McGrill". */
+/** A cleaned text that joins items with "+" or calls itself a combo, combination or meal ("Veg Hakka Combination"),
+ * or a chain's meal by its letters: EVM (extra value meal), HM (Happy Meal): "EVM Veg Surprise", "HM Chicken McGrill"
+ * (cleaning already spells a plain "VM" out as "Value Meal"). */
 export function isCombo(text: string): boolean {
   return COMBO.test(text);
 }
