@@ -1,26 +1,22 @@
 /**
- * Cuisine classification on labelled real menu items (test/fixtures/cuisine_labels.tsv: `text	cuisine`, one of the
- * 19 labels). Accuracy counts "uncertain" as wrong; answered accuracy and coverage split the two; the confusion pairs
- * name the commonest mistakes among answered items. Also reported per source (knowledge-base dish, fuzzy dish, head,
- * lexicon cue) so a regression can be traced. The fixture is an eval set: nothing is tuned on it.
+ * Cuisine classification on labelled real menu items (`text	cuisine`, one of the 19 labels). Accuracy counts
+ * "uncertain" as wrong; answered accuracy and coverage split the two; the confusion pairs name the commonest mistakes among answered items. Also reported per source (knowledge-base dish, fuzzy dish, head,
+ * lexicon cue) so a regression can be traced.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../src/core/paths.js';
 import { CLASSIFIER_DIR, classifierProblem, classifierStatus, predictCuisines } from '../src/core/classify.js';
-import { readFixture } from './data.js';
 import type { EvalKit } from './extra.js';
+import type { EvalSets } from './sets.js';
 
-export const CUISINE_FIXTURE = 'test/fixtures/cuisine_labels.tsv';
-
-export async function evalClassify(kit: EvalKit): Promise<void> {
-  await kit.section('classify_accuracy', async () => {
-    if (!existsSync(join(REPO_ROOT, CUISINE_FIXTURE))) throw new Error(`${CUISINE_FIXTURE} missing`);
-    const rows = readFixture(CUISINE_FIXTURE).filter((r) => r.text && r.cuisine);
+export async function evalClassify(kit: EvalKit, sets: EvalSets, label: string): Promise<void> {
+  await kit.section(`classify_accuracy${label}`, async () => {
+    const rows = sets.cuisine;
+    if (rows.length === 0) throw new Error('no labelled cuisines');
     const s = kit.services;
     const status = classifierStatus(s.modelId);
-    kit.metric('classify_status', status ?? 'null', status ? '' : classifierProblem(s.modelId) ?? '');
-    const { cleaned, vectors } = await s.embedTexts(rows.map((r) => r.text!), 384);
+    if (sets.side === 'dev') kit.metric('classify_status', status ?? 'null', status ? '' : classifierProblem(s.modelId) ?? '');
+    const { cleaned, vectors } = await s.embedTexts(rows.map((r) => r.text), 384);
     const started = performance.now();
     const predictions = predictCuisines(s.modelId, cleaned.map((c) => c.text), vectors as Float32Array[]);
     const ms = performance.now() - started;
@@ -30,7 +26,7 @@ export async function evalClassify(kit: EvalKit): Promise<void> {
     const confusions = new Map<string, number>();
     const bySource = new Map<string, { n: number; answered: number; correct: number }>();
     predictions.forEach((p, i) => {
-      const truth = rows[i]!.cuisine!;
+      const truth = rows[i]!.cuisine;
       const src = bySource.get(p.source) ?? { n: 0, answered: 0, correct: 0 };
       src.n++;
       if (p.cuisine !== 'uncertain') {
@@ -47,19 +43,19 @@ export async function evalClassify(kit: EvalKit): Promise<void> {
       bySource.set(p.source, src);
     });
     const n = rows.length;
-    kit.metric('classify_accuracy_overall', correct / n, `${correct}/${n} labelled items; uncertain counts as wrong`);
-    kit.metric('classify_accuracy_answered', correct / Math.max(answered, 1), `${correct}/${answered}; target ≥ 0.85`);
-    kit.metric('classify_coverage', answered / n, `${answered}/${n} answered; target ≥ 0.90`);
+    kit.metric(`classify_accuracy_overall${label}`, correct / n, `${correct}/${n} labelled items; uncertain counts as wrong`);
+    kit.metric(`classify_accuracy_answered${label}`, correct / Math.max(answered, 1), `${correct}/${answered}; target ≥ 0.85`);
+    kit.metric(`classify_coverage${label}`, answered / n, `${answered}/${n} answered; target ≥ 0.90`);
     kit.metric(
-      'classify_by_source',
+      `classify_by_source${label}`,
       [...bySource.entries()].map(([k, v]) => `${k} ${v.n} items, ${v.answered} answered, ${(v.correct / Math.max(v.answered, 1)).toFixed(3)} right`).join('; '),
     );
     const top = [...confusions.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 8);
-    kit.metric('classify_top_confusions', top.map(([k, v]) => `${k} ×${v}`).join('; ') || 'none');
-    kit.metric('classify_head_ms_per_100', (ms / n) * 100, 'classification after embedding, per 100 items');
+    kit.metric(`classify_top_confusions${label}`, top.map(([k, v]) => `${k} ×${v}`).join('; ') || 'none');
+    kit.metric(`classify_head_ms_per_100${label}`, (ms / n) * 100, 'classification after embedding, per 100 items');
 
     const metricsPath = join(CLASSIFIER_DIR, 'metrics.json');
-    if (existsSync(metricsPath)) {
+    if (sets.side === 'dev' && existsSync(metricsPath)) {
       const m = JSON.parse(readFileSync(metricsPath, 'utf8')) as { cuisine?: Record<string, unknown> };
       const c = m.cuisine ?? {};
       kit.metric('classify_head_heldout_accuracy', Number(c.heldout_accuracy), `unseen knowledge-base dishes, head alone; answered ${c.heldout_answered_accuracy} at coverage ${c.heldout_coverage}, threshold ${c.threshold}`);

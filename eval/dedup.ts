@@ -1,30 +1,17 @@
 /**
- * Dedup quality on labelled menus (test/fixtures/dedup_menus.jsonl, one menu a line:
- * {"menu": name, "items": [...], "clusters": [[i, j, ...], ...]} with 0-based item indices; items in no cluster are
+ * Dedup quality on labelled menus ({"menu", "items", "clusters": [[0-based indices], ...]}; items in no cluster are
  * singletons). Pairwise scoring: every pair of items of one menu is a positive when the labels put them in one
- * cluster; precision/recall/F1 count the pairs the service puts in one cluster. Also reports the speed of the
- * clustering alone (after embedding) on 2000 real menu names. Nothing here tunes anything.
+ * cluster; precision/recall/F1 count the pairs the service puts in one cluster. Also: whether /dedup and /match agree
+ * on the labelled match pairs (each pair sent to /dedup as a two-item menu), and, on development data, the speed of
+ * the clustering alone on 2000 real menu names.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { REPO_ROOT } from '../src/core/paths.js';
 import type { Services } from '../src/core/services.js';
+import { dedupRoute } from '../src/routes/dedup.js';
+import { ctxOf, matchAnswers } from './search_match.js';
+import type { EvalSets, LabelledMenu } from './sets.js';
 import { dedupPrepared, type DedupOutcome } from '../src/core/dedup.js';
 import type { EvalKit } from './extra.js';
 import { realMenuItems, sample, sharedAvailable } from './data.js';
-
-export interface LabelledMenu {
-  readonly menu: string;
-  readonly items: readonly string[];
-  readonly clusters: readonly (readonly number[])[];
-}
-
-export function readDedupMenus(path: string): LabelledMenu[] {
-  return readFileSync(path, 'utf8')
-    .split(/\r?\n/)
-    .filter((l) => l.trim() !== '' && !l.trimStart().startsWith('#') && !l.trimStart().startsWith('//'))
-    .map((l) => JSON.parse(l) as LabelledMenu);
-}
 
 export interface PairCounts {
   tp: number;
@@ -81,25 +68,42 @@ export function prf(c: Pick<PairCounts, 'tp' | 'fp' | 'fn'>): { precision: numbe
   return { precision, recall, f1: (2 * c.tp) / (2 * c.tp + c.fp + c.fn) };
 }
 
-export async function evalDedup(kit: EvalKit): Promise<void> {
+export async function evalDedup(kit: EvalKit, sets: EvalSets, label: string): Promise<void> {
   const { services, metric, section } = kit;
-  await section('dedup_pairwise_f1', async () => {
-    const path = join(REPO_ROOT, 'test', 'fixtures', 'dedup_menus.jsonl');
-    if (!existsSync(path)) throw new Error('test/fixtures/dedup_menus.jsonl missing');
-    const menus = readDedupMenus(path);
+  await section(`dedup_pairwise_f1${label}`, async () => {
+    if (sets.dedup.length === 0) throw new Error('no labelled dedup menus');
+    const menus = sets.dedup;
     const c = await scoreDedupMenus(services, menus);
     const { precision, recall, f1 } = prf(c);
     const items = menus.reduce((s, m) => s + m.items.length, 0);
     const detail = `${menus.length} labelled menus, ${items} items, threshold 0.85; tp ${c.tp} fp ${c.fp} fn ${c.fn}`;
-    metric('dedup_pairwise_precision', precision, detail);
-    metric('dedup_pairwise_recall', recall, detail);
-    metric('dedup_pairwise_f1', f1, 'target ≥ 0.90');
-    if (process.env.EVAL_VERBOSE) {
+    metric(`dedup_pairwise_precision${label}`, precision, detail);
+    metric(`dedup_pairwise_recall${label}`, recall, detail);
+    metric(`dedup_pairwise_f1${label}`, f1);
+    if (process.env.EVAL_VERBOSE && sets.side === 'dev') {
       for (const e of c.falseMerges) console.log(`#   false merge  ${e}`);
       for (const e of c.missedPairs) console.log(`#   missed pair  ${e}`);
     }
   });
 
+  // The same two texts must get the same answer from /match and from /dedup (one judge of "same item?").
+  await section(`dedup_match_agreement${label}`, async () => {
+    const rows = sets.match.flatMap((m) => m.rows);
+    if (rows.length === 0) throw new Error('no labelled match pairs');
+    const matched = await matchAnswers(kit, rows);
+    const ctx = ctxOf(kit);
+    let agree = 0, matchOnly = 0, dedupOnly = 0;
+    for (const [i, r] of rows.entries()) {
+      const res = await dedupRoute.handle(dedupRoute.parse({ items: [r.text_a, r.text_b] }), ctx);
+      const clustered = res.clusters.length === 1 || res.singletons.length === 0;
+      if (clustered === matched[i]!.match) agree++;
+      else if (matched[i]!.match) matchOnly++;
+      else dedupOnly++;
+    }
+    metric(`dedup_match_agreement${label}`, agree / rows.length, `${rows.length} labelled match pairs, each also sent to /dedup as a two-item menu; /match alone says same ${matchOnly}, /dedup alone clusters ${dedupOnly}`);
+  });
+
+  if (sets.side !== 'dev') return;
   await section('dedup_2000_cluster_ms', async () => {
     if (!sharedAvailable()) throw new Error('../shared/data missing');
     const names = sample([...new Set(realMenuItems().map((x) => x.name))], 2000, 23);

@@ -1,26 +1,20 @@
 /**
- * Non-food detection on labelled items (test/fixtures/nonfood_eval.tsv: `text	label`, label food | grocery |
- * pharmacy | merchandise): real menu items against grocery, medicine and product listings. The detection metrics
- * treat any non-food label as the positive class; the category metrics ask for the right one of the three. The
- * fixture is an eval set: nothing is tuned on it.
+ * Non-food detection on labelled items (`text	label`, label food | grocery | pharmacy | merchandise): real menu items
+ * against grocery, medicine and product listings (development data only). The detection metrics treat any non-food
+ * label as the positive class; the category metrics ask for the right one of the three.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { REPO_ROOT } from '../src/core/paths.js';
 import { judgeNonFood, nonFoodStatus } from '../src/core/nonfood.js';
-import { readFixture } from './data.js';
 import type { EvalKit } from './extra.js';
+import type { EvalSets } from './sets.js';
 
-export const NONFOOD_FIXTURE = 'test/fixtures/nonfood_eval.tsv';
-
-export async function evalNonfood(kit: EvalKit): Promise<void> {
-  await kit.section('nonfood_f1', async () => {
-    if (!existsSync(join(REPO_ROOT, NONFOOD_FIXTURE))) throw new Error(`${NONFOOD_FIXTURE} missing`);
-    const rows = readFixture(NONFOOD_FIXTURE).filter((r) => r.text && r.label);
+export async function evalNonfood(kit: EvalKit, sets: EvalSets, label: string): Promise<void> {
+  if (sets.nonfood.length === 0) return;
+  await kit.section(`nonfood_f1${label}`, async () => {
+    const rows = sets.nonfood;
     const s = kit.services;
-    kit.metric('nonfood_status', nonFoodStatus(s.modelId) ?? 'null (rules and knowledge base only)');
-    const { cleaned, vectors } = await s.embedTexts(rows.map((r) => r.text!), 384);
-    const verdicts = judgeNonFood(s.modelId, rows.map((r, i) => ({ original: r.text!, cleaned: cleaned[i]!.text })), vectors as Float32Array[]);
+    kit.metric(`nonfood_status${label}`, nonFoodStatus(s.modelId) ?? 'null (rules and knowledge base only)');
+    const { cleaned, vectors } = await s.embedTexts(rows.map((r) => r.text), 384);
+    const verdicts = judgeNonFood(s.modelId, rows.map((r, i) => ({ original: r.text, cleaned: cleaned[i]!.text })), vectors as Float32Array[]);
 
     let tp = 0, fp = 0, fn = 0, rightCategory = 0;
     const perClass = new Map<string, { tp: number; fp: number; fn: number }>();
@@ -31,7 +25,7 @@ export async function evalNonfood(kit: EvalKit): Promise<void> {
     };
     const bySource = new Map<string, number>();
     verdicts.forEach((v, i) => {
-      const truth = rows[i]!.label!;
+      const truth = rows[i]!.label;
       const predicted = v.category ?? 'food';
       bySource.set(v.source, (bySource.get(v.source) ?? 0) + 1);
       const isNonFood = truth !== 'food';
@@ -48,12 +42,12 @@ export async function evalNonfood(kit: EvalKit): Promise<void> {
     const precision = tp / Math.max(tp + fp, 1);
     const recall = tp / Math.max(tp + fn, 1);
     const counts = ['food', 'grocery', 'pharmacy', 'merchandise'].map((l) => `${l} ${rows.filter((r) => r.label === l).length}`).join(', ');
-    kit.metric('nonfood_precision', precision, `tp ${tp} fp ${fp}; ${counts}`);
-    kit.metric('nonfood_recall', recall, `fn ${fn}`);
-    kit.metric('nonfood_f1', (2 * tp) / Math.max(2 * tp + fp + fn, 1), 'any non-food label vs food; target ≥ 0.95');
-    kit.metric('nonfood_category_accuracy', rightCategory / Math.max(tp, 1), 'right category among detected non-food items');
+    kit.metric(`nonfood_precision${label}`, precision, `tp ${tp} fp ${fp}; ${counts}`);
+    kit.metric(`nonfood_recall${label}`, recall, `fn ${fn}`);
+    kit.metric(`nonfood_f1${label}`, (2 * tp) / Math.max(2 * tp + fp + fn, 1), 'any non-food label vs food; target ≥ 0.95');
+    kit.metric(`nonfood_category_accuracy${label}`, rightCategory / Math.max(tp, 1), 'right category among detected non-food items');
     kit.metric(
-      'nonfood_per_class_f1',
+      `nonfood_per_class_f1${label}`,
       ['food', 'grocery', 'pharmacy', 'merchandise']
         .map((l) => {
           const c = perClass.get(l) ?? { tp: 0, fp: 0, fn: 0 };
@@ -61,6 +55,6 @@ export async function evalNonfood(kit: EvalKit): Promise<void> {
         })
         .join(', '),
     );
-    kit.metric('nonfood_by_source', [...bySource.entries()].map(([k, n]) => `${k} ${n}`).join(', '));
+    kit.metric(`nonfood_by_source${label}`, [...bySource.entries()].map(([k, n]) => `${k} ${n}`).join(', '));
   });
 }

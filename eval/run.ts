@@ -1,10 +1,15 @@
 /**
- * `npm run eval`: scores every model-backed feature and prints one line per metric:
- *   <metric> <value> (<details>)
- * Data: labelled fixtures of ours (test/fixtures, models/train/eval) and real menus from ../shared/data read at run time.
- * Nothing here is used for tuning: fixtures that are eval sets say so in their headers.
+ * `npm run eval`: scores every model-backed feature and prints one line per metric: `<metric> <value> (<details>)`.
+ *
+ *   npm run eval                      development sets (`<metric>_dev`) and the held-out set (`<metric>`), side by side
+ *   npm run eval -- --dev [--errors]  development sets only, each set on its own line too; --errors lists their mistakes
+ *   npm run eval -- --only a,b        some parts: embeddings, knowledge, match, search, dedup, report, classify,
+ *                                     nonfood, suggest, models
+ *
+ * Development sets live in eval/dev/ (tune on them freely). The held-out set in eval/heldout/ is read through
+ * eval/heldout.ts by the final scoring alone: a `--dev` or `--errors` run never opens it (eval/LABELLING.md).
  */
-import { existsSync } from 'node:fs';
+
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,14 +17,19 @@ import { loadConfig } from '../src/config.js';
 import { Services } from '../src/core/services.js';
 import { dot } from '../src/core/inference/encoder.js';
 import { REPO_ROOT } from '../src/core/paths.js';
-import { auc, readFixture, realMenuItems, sample, sharedAvailable } from './data.js';
-import { evalExtra } from './extra.js';
+import { auc, realMenuItems, sample, sharedAvailable } from './data.js';
+import { EVAL_PARTS, type EvalKit } from './extra.js';
+import { knowledgeDrift } from './drift.js';
+import { isTuningRun, loadHeldOutSets } from './heldout.js';
+import { devSameDishPairs, loadDevSets, type EvalSets } from './sets.js';
+
+const printed = new Map<string, string>();
 
 export function metric(name: string, value: number | string, detail = ''): void {
   const v = typeof value === 'number' ? (Number.isFinite(value) ? value.toFixed(4) : 'n/a') : value;
+  printed.set(name, v);
   console.log(`${name} ${v}${detail ? ` (${detail})` : ''}`);
 }
-
 
 function topK(vectors: Float32Array[], q: number, k: number): number[] {
   const scores = vectors.map((v, i) => [i === q ? -Infinity : dot(vectors[q]!, v), i] as const);
@@ -35,48 +45,45 @@ async function section(name: string, fn: () => Promise<void>): Promise<void> {
   }
 }
 
-/** `--only match,search` runs just those parts (a quicker loop while tuning on the dev third); the full run is what
- * gets reported. */
 function onlyParts(): ReadonlySet<string> | undefined {
   const i = process.argv.indexOf('--only');
   return i >= 0 && process.argv[i + 1] ? new Set(process.argv[i + 1]!.split(',')) : undefined;
 }
 
-async function main(): Promise<void> {
-  const only = onlyParts();
-  const services = new Services(loadConfig({ ...process.env, MENU_CACHE_BYTES: String(256 * 1024 * 1024) }));
-  await services.ready;
-  const enc = services.requireEncoder();
-  console.log(`# eval of ${enc.model.id} on ${new Date().toISOString().slice(0, 10)}; shared data ${sharedAvailable() ? 'present' : 'missing'}`);
-
-  if (!only || only.has('embeddings')) await section('noise_clean_exact_match', async () => {
-    const rows = readFixture('test/fixtures/noise_labelled.tsv');
+/** Cleaning and the raw vectors: what /embed customers get, before any rule. */
+async function evalEmbeddings(kit: EvalKit, sets: EvalSets, label: string): Promise<void> {
+  const { services } = kit;
+  await section(`noise_clean_exact_match${label}`, async () => {
+    if (sets.noise.length === 0) throw new Error('no labelled cleaning rows');
     let exact = 0;
-    let noiseTp = 0, noiseFp = 0, noiseFn = 0;
-    for (const r of rows) {
-      const c = services.cleaner.clean(r.original!);
-      if (c.text.toLowerCase() === r.expected!.toLowerCase()) exact++;
-      const predicted = c.removed.length > 0;
-      const actual = r.has_noise === '1';
-      if (predicted && actual) noiseTp++;
-      else if (predicted) noiseFp++;
-      else if (actual) noiseFn++;
+    let tp = 0, fp = 0, fn = 0;
+    const norm = (t: string): string => t.toLowerCase().replace(/\s+/g, ' ').trim();
+    for (const r of sets.noise) {
+      const c = services.cleaner.clean(r.original);
+      if (norm(c.text) === norm(r.expected)) exact++;
+      else if (sets.side === 'dev' && process.argv.includes('--errors')) console.log(`  dev cleaning: "${r.original}" -> "${c.text}" (expected "${r.expected}")`);
+      const predicted = c.removed.length > 0 || norm(c.text) !== norm(r.original);
+      if (predicted && r.has_noise) tp++;
+      else if (predicted) fp++;
+      else if (r.has_noise) fn++;
     }
-    metric('noise_clean_exact_match', exact / rows.length, `${exact}/${rows.length} labelled real menu names, case-insensitive`);
-    metric('noise_detect_f1', (2 * noiseTp) / (2 * noiseTp + noiseFp + noiseFn), `tp ${noiseTp} fp ${noiseFp} fn ${noiseFn}`);
+    metric(`noise_clean_exact_match${label}`, exact / sets.noise.length, `${exact}/${sets.noise.length} labelled real menu names, case and spacing aside`);
+    metric(`noise_detect_f1${label}`, (2 * tp) / (2 * tp + fp + fn), `tp ${tp} fp ${fp} fn ${fn}`);
   });
 
-  if (!only || only.has('embeddings')) await section('same_dish_auc_cosine', async () => {
-    const rows = readFixture('test/fixtures/same_dish_pairs.tsv');
-    const a = await services.embedTexts(rows.map((r) => r.text_a!), 384);
-    const b = await services.embedTexts(rows.map((r) => r.text_b!), 384);
+  await section(`same_dish_auc_raw_vector${label}`, async () => {
+    const rows = [...sets.match.flatMap((m) => m.rows), ...(sets.side === 'dev' ? devSameDishPairs() : [])];
+    if (rows.length === 0) throw new Error('no labelled pairs');
+    const a = await services.embedTexts(rows.map((r) => r.text_a), 384);
+    const b = await services.embedTexts(rows.map((r) => r.text_b), 384);
     const scores = rows.map((_, i) => dot(a.vectors[i]!, b.vectors[i]!));
-    const labels = rows.map((r) => r.same === '1');
-    metric('same_dish_auc_cosine', auc(scores, labels), `${rows.length} labelled pairs, ${enc.model.id}, cleaned text, 384-d`);
+    metric(`same_dish_auc_raw_vector${label}`, auc(scores, rows.map((r) => r.same)), `${rows.length} labelled pairs, cosine of /embed vectors (384-d), no rules`);
   });
 
-  if (!only || only.has('embeddings')) await section('dim_recall_at_10', async () => {
+  if (sets.side !== 'dev') return;
+  await section('dim_recall_at_10', async () => {
     if (!sharedAvailable()) throw new Error('../shared/data missing');
+    const enc = services.requireEncoder();
     const names = [...new Set(realMenuItems().map((x) => services.cleaner.clean(x.name).text))];
     const corpus = sample(names, 2000, 7);
     const full = await enc.encode(corpus, 384);
@@ -91,27 +98,55 @@ async function main(): Promise<void> {
       metric(`dim_recall_at_10_${dim}`, hit / (queries.length * 10), `384-d neighbours kept at ${dim}, 200 queries over 2000 real menu names; PCA learned from knowledge/ names`);
     }
   });
+}
 
-  if (process.argv.includes('--dev')) console.log('# --dev: the dev third of the match and search fixtures (for tuning; not reported)');
-  else console.log('# match and search: the held-out two thirds of their fixtures (the dev third is used for tuning)');
-  await evalExtra({ services, metric, section, dot, auc }, only);
+/** The metrics printed for both sides, development beside held-out. */
+function sideBySide(): void {
+  const rows = [...printed.keys()]
+    .filter((k) => k.endsWith('_dev') && printed.has(k.slice(0, -4)))
+    .map((k) => [k.slice(0, -4), printed.get(k)!, printed.get(k.slice(0, -4))!] as const);
+  if (rows.length === 0) return;
+  console.log('# metric | dev | held-out');
+  for (const [name, dev, held] of rows) console.log(`# ${name} | ${dev} | ${held}`);
+}
 
+async function main(): Promise<void> {
+  const only = onlyParts();
+  const tuning = isTuningRun();
+  const services = new Services(loadConfig({ ...process.env, MENU_CACHE_BYTES: String(256 * 1024 * 1024) }));
+  await services.ready;
+  const enc = services.requireEncoder();
+  console.log(`# eval of ${enc.model.id} on ${new Date().toISOString().slice(0, 10)}; shared data ${sharedAvailable() ? 'present' : 'missing'}`);
+  const drift = knowledgeDrift();
+  if (drift) console.log(`warning: ${drift}`);
+
+  const kit: EvalKit = { services, metric, section, dot, auc, perSet: tuning };
+  const sides: { sets: EvalSets; label: string }[] = [{ sets: loadDevSets(), label: '_dev' }];
+  if (!tuning) {
+    const held = loadHeldOutSets();
+    if (held) sides.push({ sets: held, label: '' });
+    else console.log('# no held-out set in this checkout: development metrics only');
+  }
+  for (const { sets, label } of sides) {
+    console.log(sets.side === 'dev' ? '# development sets (eval/dev/, tuned on)' : '# held-out set (read by the final scoring alone)');
+    if (!only || only.has('embeddings')) await evalEmbeddings(kit, sets, label);
+    for (const [name, part] of EVAL_PARTS) if (!only || only.has(name)) await part(kit, sets, label);
+  }
+  sideBySide();
   await services.close();
 
-  // Base vs tuned models on the held-out dishes and queries of models/train (Python, the exporter's venv; no torch).
+  // Base vs tuned models on the training's validation data (knowledge-base dishes kept out of training).
   if (!only || only.has('models')) await section('models_base_vs_tuned', async () => {
     const python = join(REPO_ROOT, 'models', '.venv', 'bin', 'python');
-    // Results go to a temp file: npm run eval must not rewrite the tracked models/train/eval/results.json (its
-    // latency fields change every run); train.sh records that file when the models change.
+    // Results go to a temp file: npm run eval must not rewrite the tracked models/train/eval/results.json.
     const out = join(tmpdir(), `menu-intel-model-eval-${process.pid}.json`);
     const r = spawnSync(python, [join(REPO_ROOT, 'models', 'train', 'evaluate.py'), '--json', out], { encoding: 'utf8', timeout: 1_200_000 });
     if (r.status !== 0) throw new Error((r.stderr || r.stdout || 'evaluate.py failed').trim().split('\n').pop()!);
-    console.log('# models: base vs tuned on held-out data (models/train/evaluate.py)');
+    console.log('# models: base vs tuned on the validation dishes of models/train (models/train/evaluate.py)');
     for (const line of r.stdout.split('\n')) if (line.trim() && !line.startsWith('[eval]')) console.log(`# ${line}`);
   });
 }
 
-void existsSync(join(REPO_ROOT, 'eval'));
 main().then(
   () => process.exit(0),
   (err: unknown) => {

@@ -1,75 +1,68 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { REPO_ROOT } from '../src/core/paths.js';
-import { matchRoute } from '../src/routes/match.js';
+import { matchRoute, type MatchResult } from '../src/routes/match.js';
 import { searchRoute } from '../src/routes/search.js';
 import type { RouteContext } from '../src/routes/route.js';
-import { readFixture, realMenuItems, sharedAvailable } from './data.js';
+import { realMenuItems, sharedAvailable } from './data.js';
+import type { EvalSets, MatchRow, SearchQuery } from './sets.js';
 import { conflicts, profileItem } from '../src/core/items.js';
 import type { EvalKit } from './extra.js';
 import { typoCopies } from './typos.js';
 
-function ctxOf(kit: EvalKit): RouteContext {
+export function ctxOf(kit: EvalKit): RouteContext {
   return { services: kit.services, isOperator: true, balance: async () => ({ customer: 'eval', credits_remaining: 0, unlimited: true }) };
 }
 
-/**
- * Dev/test split of the labelled fixtures: one third (every third pair, every third menu) is the dev split that
- * thresholds and gates may be tuned on (`npm run eval -- --dev`); the headline numbers are the other two thirds.
- */
-export const DEV_SPLIT = process.argv.includes('--dev');
-
-/** `--errors` lists mistakes on development data only: the dev split (with `--dev`) and the mined real pairs; the
- * held-out split is not for reading. */
+/** `--errors` lists the mistakes of a development run (`--dev`); the held-out set is never read in such a run. */
 const SHOW_ERRORS = process.argv.includes('--errors');
-const SHOW_DEV_ERRORS = DEV_SPLIT && SHOW_ERRORS;
 // Dev queries scoring below this are listed with --errors; MENU_EVAL_ERRORS_BELOW=1.01 lists every one (to diff two runs).
 const DEV_ERRORS_BELOW = Number(process.env.MENU_EVAL_ERRORS_BELOW ?? 0.7);
 
-function inSplit(index: number): boolean {
-  return (index % 3 === 0) === DEV_SPLIT;
-}
-
 /**
- * /match on test/fixtures/match_pairs.tsv: accuracy, precision, recall, F1 and conflict-flag accuracy. `--dev` scores
- * the dev third and, as their own lines, the development-only pairs of match_dev_pairs.tsv, _2 and _3
- * (written from other real menus to tune on, since the dev third alone had stopped predicting the held-out number).
+ * /match on labelled pairs: accuracy, precision, recall, F1 and conflict-flag accuracy, pooled over the side's sets
+ * (`match_accuracy<label>`), and in a development run each set on its own line too.
  */
-export async function evalMatch(kit: EvalKit, label = DEV_SPLIT ? '_dev' : ''): Promise<void> {
-  await kit.section('match_accuracy', async () => {
-    await scoreMatchPairs(kit, readFixture('test/fixtures/match_pairs.tsv').filter((_, i) => inSplit(i)), label);
+export async function evalMatch(kit: EvalKit, sets: EvalSets, label: string): Promise<void> {
+  await kit.section(`match_accuracy${label}`, async () => {
+    const rows = sets.match.flatMap((m) => m.rows);
+    if (rows.length === 0) throw new Error('no labelled match pairs');
+    await scoreMatchPairs(kit, rows, label, sets.side === 'dev' && SHOW_ERRORS);
   });
-  for (const [file, suffix] of [['match_dev_pairs.tsv', '_dev_pairs'], ['match_dev_pairs_2.tsv', '_dev_pairs_2'], ['match_dev_pairs_3.tsv', '_dev_pairs_3'], ['match_dev_pairs_4.tsv', '_dev_pairs_4'], ['match_dev_pairs_5.tsv', '_dev_pairs_5']] as const) {
-    if (!DEV_SPLIT || !existsSync(join(REPO_ROOT, 'test/fixtures', file))) continue;
-    await kit.section(`match_accuracy${suffix}`, async () => {
-      await scoreMatchPairs(kit, readFixture(`test/fixtures/${file}`), suffix);
+  if (!kit.perSet || sets.match.length < 2) return;
+  for (const set of sets.match) {
+    await kit.section(`match_accuracy${label}_${set.name}`, async () => {
+      await scoreMatchPairs(kit, set.rows, `${label}_${set.name}`, false);
     });
   }
 }
 
-async function scoreMatchPairs(kit: EvalKit, rows: Record<string, string>[], label: string): Promise<void> {
+/** One answer of /match per labelled pair, in order (chunks of the route's 100-pair limit). */
+export async function matchAnswers(kit: EvalKit, rows: readonly MatchRow[]): Promise<MatchResult[]> {
   const ctx = ctxOf(kit);
-  const results: { match: boolean; dietary_conflict: boolean; protein_conflict: boolean }[] = [];
+  const results: MatchResult[] = [];
   for (let i = 0; i < rows.length; i += 100) {
     const chunk = rows.slice(i, i + 100);
     const req = matchRoute.parse({ pairs: chunk.map((r) => ({ text_a: r.text_a, text_b: r.text_b })) });
     results.push(...(await matchRoute.handle(req, ctx)).results);
   }
+  return results;
+}
+
+async function scoreMatchPairs(kit: EvalKit, rows: readonly MatchRow[], label: string, showErrors: boolean): Promise<void> {
+  const results = await matchAnswers(kit, rows);
   let tp = 0, fp = 0, fn = 0, tn = 0, dietOk = 0, protOk = 0, missedDiet = 0;
   rows.forEach((r, i) => {
-    const gold = r.same === '1';
+    const gold = r.same;
     const got = results[i]!.match;
     if (gold && got) tp++;
     else if (got) fp++;
     else if (gold) fn++;
     else tn++;
-    if (SHOW_DEV_ERRORS && (gold !== got || (r.dietary_conflict === '1') !== results[i]!.dietary_conflict)) {
-      const res = results[i]! as { match: boolean; cosine?: number; reranker_score?: number | null; dietary_conflict: boolean };
-      console.log(`  dev error [${r.kind}] gold ${gold ? 'same' : 'diff'}${r.dietary_conflict === '1' ? ' diet' : ''} got ${got ? 'same' : 'diff'}${res.dietary_conflict ? ' diet' : ''} cos ${res.cosine?.toFixed(3)} rr ${res.reranker_score?.toFixed(3) ?? 'null'}: ${r.text_a} | ${r.text_b}`);
+    if (showErrors && (gold !== got || r.dietary_conflict !== results[i]!.dietary_conflict)) {
+      const res = results[i]!;
+      console.log(`  dev error [${r.kind}] gold ${gold ? 'same' : 'diff'}${r.dietary_conflict ? ' diet' : ''} got ${got ? 'same' : 'diff'}${res.dietary_conflict ? ' diet' : ''} cos ${res.cosine?.toFixed(3)} rr ${res.reranker_score?.toFixed(3) ?? 'null'}: ${r.text_a} | ${r.text_b}`);
     }
-    if ((r.dietary_conflict === '1') === results[i]!.dietary_conflict) dietOk++;
-    else if (r.dietary_conflict === '1') missedDiet++;
-    if ((r.protein_conflict === '1') === results[i]!.protein_conflict) protOk++;
+    if (r.dietary_conflict === results[i]!.dietary_conflict) dietOk++;
+    else if (r.dietary_conflict) missedDiet++;
+    if (r.protein_conflict === results[i]!.protein_conflict) protOk++;
   });
   const p = tp / (tp + fp), rc = tp / (tp + fn);
   kit.metric(`match_accuracy${label}`, (tp + tn) / rows.length, `${rows.length} labelled pairs; precision ${p.toFixed(3)} recall ${rc.toFixed(3)} F1 ${((2 * p * rc) / (p + rc)).toFixed(3)}`);
@@ -122,59 +115,57 @@ export async function evalMinedDietPairs(kit: EvalKit): Promise<void> {
   });
 }
 
-interface Query {
-  menu: string;
-  query: string;
-  kind: string;
-  relevant: Record<string, number>;
-}
+type Query = SearchQuery;
 
 function dcg(grades: number[]): number {
   return grades.reduce((s, g, i) => s + (2 ** g - 1) / Math.log2(i + 2), 0);
 }
 
-type Menus = Record<string, string[]>;
-
-function readSearchSet(name: string): { menus: Menus; queries: Query[] } | null {
-  const menusPath = join(REPO_ROOT, `test/fixtures/${name}_menus.json`);
-  const queriesPath = join(REPO_ROOT, `test/fixtures/${name}_queries.jsonl`);
-  if (!existsSync(menusPath) || !existsSync(queriesPath)) return null;
-  const queries = readFileSync(queriesPath, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Query);
-  return { menus: JSON.parse(readFileSync(menusPath, 'utf8')) as Menus, queries };
-}
-
-/** The development-only search sets, each written from other real menus to tune on without the held-out menus. */
-const SEARCH_DEV_SETS = ['search_dev', 'search_dev2'] as const;
-/** Development sets scored on their own line too: the newest batch, first scored before any tuning on it. */
-const SEARCH_DEV_SETS_ALONE = ['search_dev3', 'search_dev4', 'search_dev5', 'search_dev6'] as const;
+type Menus = Readonly<Record<string, readonly string[]>>;
 
 /**
- * /search on test/fixtures/search_queries.jsonl over search_menus.json: nDCG@10, MRR, no-match correctness. `--dev`
- * scores the dev third pooled with SEARCH_DEV_SETS, and each of SEARCH_DEV_SETS_ALONE on its own lines.
+ * /search over labelled menus: nDCG@10, MRR, no-match correctness, pooled over the side's sets, with the misspelled
+ * copies and the raw-vector ranking on their own lines; in a development run each set gets its own nDCG line too.
  */
-export async function evalSearch(kit: EvalKit, label = DEV_SPLIT ? '_dev' : ''): Promise<void> {
-  await kit.section('search_ndcg_at_10', async () => {
-    const main = readSearchSet('search');
-    if (!main) throw new Error('search fixtures missing');
-    const menus = Object.fromEntries(Object.entries(main.menus).filter((_, i) => inSplit(i)));
-    const queries = main.queries;
-    if (DEV_SPLIT) {
-      for (const name of SEARCH_DEV_SETS) {
-        const set = readSearchSet(name);
-        if (set) { Object.assign(menus, set.menus); queries.push(...set.queries); }
-      }
+export async function evalSearch(kit: EvalKit, sets: EvalSets, label: string): Promise<void> {
+  const showErrors = sets.side === 'dev' && SHOW_ERRORS;
+  await kit.section(`search_ndcg_at_10${label}`, async () => {
+    if (sets.search.length === 0) throw new Error('no labelled search sets');
+    const menus: Record<string, readonly string[]> = {};
+    const queries: Query[] = [];
+    for (const set of sets.search) {
+      // Menu ids are unique across sets (a set's menus are its own restaurants).
+      Object.assign(menus, set.menus);
+      queries.push(...set.queries);
     }
-    const spelledRight = await scoreSearch(kit, menus, queries, label);
+    const spelledRight = await scoreSearch(kit, menus, queries, label, showErrors);
     await scoreTypos(kit, menus, queries, spelledRight, label);
+    await scoreRawVectorSearch(kit, menus, queries, label);
   });
-  if (!DEV_SPLIT) return;
-  for (const name of SEARCH_DEV_SETS_ALONE) {
-    const set = readSearchSet(name);
-    if (!set) continue;
-    await kit.section(`search_ndcg_at_10_${name.replace('search_', '')}`, async () => {
-      await scoreSearch(kit, set.menus, set.queries, `_${name.replace('search_', '')}`);
+  if (!kit.perSet || sets.search.length < 2) return;
+  for (const set of sets.search) {
+    await kit.section(`search_ndcg_at_10${label}_${set.name}`, async () => {
+      await scoreSearch(kit, set.menus, set.queries, `${label}_${set.name}`, false, true);
     });
   }
+}
+
+/**
+ * What a customer who stores our vectors in their own vector database gets: each menu ranked by the raw cosine of the
+ * /embed vectors (384-d, the served encoder, cleaning included) of the query and the items, no rules, no gates.
+ */
+async function scoreRawVectorSearch(kit: EvalKit, menus: Menus, queries: readonly Query[], label: string): Promise<void> {
+  const answerable = queries.filter((q) => menus[q.menu] && Object.keys(q.relevant).length > 0);
+  let total = 0;
+  for (const q of answerable) {
+    const corpus = menus[q.menu]!;
+    const { vectors } = await kit.services.embedTexts([q.query, ...corpus], 384);
+    const scored = corpus.map((text, i) => ({ text, score: kit.dot(vectors[0]!, vectors[i + 1]!) }));
+    scored.sort((a, b) => b.score - a.score);
+    const gains = scored.slice(0, 10).map((r) => q.relevant[r.text] ?? 0);
+    total += dcg(gains) / dcg(Object.values(q.relevant).sort((a, b) => b - a).slice(0, 10));
+  }
+  kit.metric(`search_ndcg_at_10_raw_vector${label}`, total / Math.max(1, answerable.length), `${answerable.length} answerable queries ranked by the raw cosine of /embed vectors (384-d), no rules`);
 }
 
 /** nDCG@10 of one query text over a menu, against a query's grades. */
@@ -201,7 +192,7 @@ async function scoreTypos(kit: EvalKit, menus: Menus, queries: readonly Query[],
 }
 
 /** Scores the queries and returns each answerable query's nDCG@10. */
-async function scoreSearch(kit: EvalKit, menus: Menus, queries: readonly Query[], label: string): Promise<Map<Query, number>> {
+async function scoreSearch(kit: EvalKit, menus: Menus, queries: readonly Query[], label: string, showErrors: boolean, headlineOnly = false): Promise<Map<Query, number>> {
   const ctx = ctxOf(kit);
   const perKind = new Map<string, { ndcg: number[]; rr: number[] }>();
   let noMatchOk = 0, noMatchTotal = 0, answeredWhenShould = 0, shouldAnswer = 0;
@@ -221,7 +212,7 @@ async function scoreSearch(kit: EvalKit, menus: Menus, queries: readonly Query[]
     if (relevantCount === 0) {
       noMatchTotal++;
       if (res.results.filter((r) => !r.is_fallback).length === 0) noMatchOk++;
-      else if (SHOW_DEV_ERRORS) console.log(`  dev no-match answered "${q.query}" (${q.menu}): ${res.results.filter((r) => !r.is_fallback).map((r) => `${r.text} ${r.reranker_score}`).join(' · ')}`);
+      else if (showErrors) console.log(`  dev no-match answered "${q.query}" (${q.menu}): ${res.results.filter((r) => !r.is_fallback).map((r) => `${r.text} ${r.reranker_score}`).join(' · ')}`);
       continue;
     }
     shouldAnswer++;
@@ -235,7 +226,7 @@ async function scoreSearch(kit: EvalKit, menus: Menus, queries: readonly Query[]
     allNdcg.push(ndcg);
     byQuery.set(q, ndcg);
     allRr.push(rr);
-    if (SHOW_DEV_ERRORS && ndcg < DEV_ERRORS_BELOW) {
+    if (showErrors && ndcg < DEV_ERRORS_BELOW) {
       const missed = Object.entries(q.relevant).filter(([t]) => !texts.includes(t)).map(([t, g]) => `${t}(${g})`);
       console.log(`  dev search [${q.kind}] ndcg ${ndcg.toFixed(2)} "${q.query}" (${q.menu}) got: ${res.results.map((r) => `${r.text}${q.relevant[r.text] ? `(${q.relevant[r.text]})` : ''}${r.is_fallback ? '*' : ''}`).join(' · ')} || missed: ${missed.join(' · ')}`);
     }
@@ -246,6 +237,7 @@ async function scoreSearch(kit: EvalKit, menus: Menus, queries: readonly Query[]
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   kit.metric(`search_ndcg_at_10${label}`, mean(allNdcg), `${allNdcg.length} graded queries over ${Object.keys(menus).length} real menus`);
+  if (headlineOnly) return byQuery;
   kit.metric(`search_mrr${label}`, mean(allRr));
   kit.metric(`search_result_precision${label}`, returnedGraded / Math.max(1, returned), `${returnedGraded}/${returned} results (top 10, fallbacks aside) of answerable queries graded relevant`);
   kit.metric(`search_no_match_correct${label}`, noMatchOk / Math.max(1, noMatchTotal), `${noMatchOk}/${noMatchTotal} no-match queries got no semantic results; ${answeredWhenShould}/${shouldAnswer} answerable queries got results`);

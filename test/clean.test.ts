@@ -6,7 +6,7 @@ import { loadDishBook } from '../src/core/knowledge/dishes.js';
  * Table-driven cases for the menu-text cleaner: `[input, expected clean text]`.
  *
  * Inputs marked "real" are item names as Swiggy/Zomato menus print them (shared/data swiggy_menu_dumps,
- * zomato_roorkee_menus, swiggy_blr_menus), never rows of test/fixtures/noise_labelled.tsv, which is the held-out
+ * zomato_roorkee_menus, swiggy_blr_menus), never rows of eval/dev/noise_dev_labelled.tsv, which is the
  * evaluation sample. The rest are written from how menus commonly look.
  *
  * Conventions the expectations follow (and the cleaner implements):
