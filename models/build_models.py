@@ -17,9 +17,9 @@ Steps, each gated:
      scaling fitted on the held-out pairs of models/train/eval/pairs.tsv with the int8 model as served.
   6. Write models/build/manifest.lock.json with the sha256 of every output; the server verifies it at start-up.
 
-Deltas (fp16 LoRA matrices + heads) are trained by models/train/ (its own venv) from the recipes committed in
-models/deltas/<id>/config.json into models/cache/deltas/<id>/ (scripts/setup.mjs does it when they are missing);
-this build only merges them with numpy and never imports torch.
+Deltas (fp16 LoRA matrices + heads) are committed in models/deltas/<id>/delta.safetensors beside their recipe and
+metrics (config.json records the delta's own sha256); models/train/ (its own venv, `npm run train -- <id>`) is what
+made them. This build verifies each delta's sha256, merges it with numpy and never imports torch or trains.
 """
 from __future__ import annotations
 
@@ -123,9 +123,22 @@ def run_session(path: Path, ids, mask, types, output: str = "last_hidden_state")
     return sess.run([output], {"input_ids": ids, "attention_mask": mask, "token_type_ids": types})[0]
 
 
-def trained_delta(model_id: str) -> Path:
-    """Where the set-up trains a delta from its recipe (models/deltas/<id>/config.json): build output, not committed."""
-    return ROOT / "models" / "cache" / "deltas" / model_id
+def committed_delta(spec: dict, model_id: str) -> Path:
+    """The committed delta folder of a tuned model (models/deltas/<id>/), its weights checked against the sha256 its
+    config.json records: a truncated checkout or a hand-edited file stops the build naming the file."""
+    folder = ROOT / spec["delta"]
+    weights = folder / "delta.safetensors"
+    config_path = folder / "config.json"
+    if not weights.exists():
+        raise SystemExit(f"[models] {model_id}: {weights.relative_to(ROOT)} is missing (it is committed with the "
+                         f"repository; a clone without it is incomplete, or `npm run train -- {model_id} --record` makes it)")
+    expected = json.loads(config_path.read_text()).get("delta_sha256")
+    got = sha256(weights)
+    if expected != got:
+        raise SystemExit(f"[models] {model_id}: {weights.relative_to(ROOT)} has sha256 {got}, but "
+                         f"{config_path.relative_to(ROOT)} records {expected}: the file is not the delta the recipe "
+                         f"describes")
+    return folder
 
 
 def load_weights(spec: dict, base: Path, model_id: str) -> dict[str, np.ndarray]:
@@ -134,10 +147,7 @@ def load_weights(spec: dict, base: Path, model_id: str) -> dict[str, np.ndarray]
     weights = load_file(str(base / "model.safetensors"))
     if spec.get("delta"):
         from exporter.merge_delta import merge_delta  # noqa: WPS433 (only needed for tuned models)
-        delta = trained_delta(model_id)
-        if not (delta / "delta.safetensors").exists():
-            raise SystemExit(f"[models] {model_id}: no trained delta in {delta.relative_to(ROOT)}; "
-                             f"`node scripts/setup.mjs` trains it from {spec['delta']}/config.json")
+        delta = committed_delta(spec, model_id)
         weights = merge_delta(weights, delta, base_model_file=base / "model.safetensors")
         log(f"{model_id}: merged delta {delta.relative_to(ROOT)}")
     return weights
@@ -288,6 +298,10 @@ def build_encoder(model_id: str, spec: dict, manifest: dict, sources: dict[str, 
         "dimension_mode": spec.get("dimension_mode", "pca"),
         "hidden_size": cfg.hidden_size,
         "dimensions": spec["dimensions"],
+        "file": int8_path.name,
+        # What the served graph computes in: int8 MatMuls, with the parts the parity gate keeps in fp32 named.
+        "precision": "int8",
+        "fp32_parts": spec.get("int8_keep_fp32", []),
         "parity": {"fp32_vs_reference_min_cosine": fp32_min, "int8_vs_fp32_min_cosine": float(cos.min()),
                    "int8_vs_fp32_mean_cosine": float(cos.mean())},
         "projection": projection,
@@ -371,6 +385,8 @@ def build_reranker(model_id: str, spec: dict, manifest: dict, sources: dict[str,
         "hidden_size": cfg.hidden_size,
         "output": "logits",
         "file": served.name,
+        "precision": "int8" if quantised else "fp32",
+        "fp32_parts": spec.get("int8_keep_fp32", []) if quantised else ["all"],
         "calibration": {"a": a, "b": b},
         "calibration_fitted_on": f"{len(pairs)} held-out pairs (models/train/eval/pairs.tsv), {served.name} logits",
         "parity": parity,
@@ -385,9 +401,10 @@ def inputs_fingerprint(manifest: dict) -> str:
         h.update((HERE / rel).read_bytes())
     for model_id, spec in manifest["models"].items():
         if spec.get("delta"):
-            for f in sorted(trained_delta(model_id).glob("*")):
-                h.update(f.name.encode())
-                h.update(f.read_bytes())
+            for name in ("config.json", "delta.safetensors"):
+                f = ROOT / spec["delta"] / name
+                h.update(name.encode())
+                h.update(f.read_bytes() if f.exists() else b"missing")
     if any(spec["role"] == "reranker" for spec in manifest["models"].values()):
         h.update(HELD_OUT_PAIRS.read_bytes())
     for f in sorted((ROOT / "knowledge" / "dishes").glob("*.tsv")):

@@ -1,5 +1,8 @@
 import t from 'tap';
 import { OPERATOR_KEY, call, spawnServer, startTestServer, waitHealthy } from './helpers/server.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BUILD_DIR } from '../src/core/inference/model-files.js';
 
 const auth = { 'x-api-key': OPERATOR_KEY };
 
@@ -26,6 +29,22 @@ t.test('/embed and /embed/batch through HTTP', async (t) => {
     t.type(diag.body.embedding_cache_size, 'number');
     t.ok(diag.body.load_time_seconds > 0);
     t.match(diag.body.biencoder, /ready/);
+    // What is really served: each model as the build lock describes it, and whether this process loaded it.
+    const lock = JSON.parse(readFileSync(join(BUILD_DIR, 'manifest.lock.json'), 'utf8')) as {
+      serve: Record<string, string | null>;
+      models: Record<string, { precision: string }>;
+    };
+    const byRole = new Map((diag.body.models as { role: string; id: string; precision: string; loaded: boolean }[]).map((m) => [m.role, m]));
+    for (const [role, id] of Object.entries(lock.serve)) {
+      if (!id) continue;
+      const served = byRole.get(role);
+      t.equal(served?.id, id, `${role}: the id the build serves`);
+      t.equal(served?.precision, lock.models[id]!.precision, `${role}: precision as built (${lock.models[id]!.precision})`);
+      t.equal(served?.loaded, true, `${role}: loaded`);
+    }
+    t.equal(byRole.get('biencoder')?.precision, 'int8', 'the bi-encoder graph is int8');
+    const reranker = byRole.get('reranker');
+    if (reranker) t.match(diag.body.reranker, new RegExp(`cross-encoder ${reranker.precision}`), 'the reranker status names the precision it was built in');
     const bad = await call(base, 'GET', '/health', undefined, { 'x-api-key': 'nope' });
     t.same(Object.keys(bad.body).sort(), ['model', 'status'], 'a bad key gets the basic view, not an error');
   });

@@ -1,13 +1,14 @@
 import t from 'tap';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../src/core/paths.js';
 import { CLASSIFIER_DIR } from '../src/core/classify.js';
 
-// The tuned models are trained by the set-up from committed recipes (models/deltas/<id>/config.json) into
-// models/cache/deltas/<id>/, and the classifier heads are fitted to the embeddings of one particular trained delta:
-// these hold the checkout to both.
+// The tuned models are committed artifacts: each delta (models/deltas/<id>/delta.safetensors) beside its recipe and
+// metrics, and the classifier heads (models/heads/) fitted to the served encoder's delta. The set-up only verifies,
+// merges, exports and quantises: these hold the checkout to that.
 
 interface ModelSpec { role: string; base?: string; delta: string | null }
 const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'models', 'manifest.json'), 'utf8')) as {
@@ -16,42 +17,76 @@ const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'models', 'manifest.jso
   serve: { biencoder: string; reranker: string | null };
 };
 const sha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
-const trainedDelta = (id: string): string => join(REPO_ROOT, 'models', 'cache', 'deltas', id);
 const MAX_DELTA_BYTES = 8 * 1024 * 1024;
-interface DeltaConfig { format: string; base_model_sha256: string; kind: string; rank: number; alpha: number; training: unknown }
-const recipeOf = (c: DeltaConfig): string => JSON.stringify({ kind: c.kind, rank: c.rank, alpha: c.alpha, training: c.training });
+interface DeltaConfig {
+  format: string; base_model_sha256: string; kind: string; rank: number; alpha: number;
+  training: { seed?: number; steps?: number }; knowledge_sha256?: string; training_code_sha256?: string; delta_sha256?: string;
+}
+const { deltaProblems } = (await import(join(REPO_ROOT, 'scripts', 'lib', 'deltas.mjs'))) as { deltaProblems(root: string): string[] };
 
-t.test('every tuned model has a committed recipe, and the set-up trained a small delta from it', async (t) => {
+t.test('every tuned model is committed: a small delta, its recipe with the sha256 of the weights, its metrics', async (t) => {
   const tuned = Object.entries(manifest.models).filter(([, spec]) => spec.delta !== null);
   t.ok(tuned.length >= 2, 'the served bi-encoder and cross-encoder are both tuned');
   for (const [id, spec] of tuned) {
-    const recipe = JSON.parse(readFileSync(join(REPO_ROOT, spec.delta as string, 'config.json'), 'utf8')) as DeltaConfig;
+    const dir = join(REPO_ROOT, spec.delta as string);
+    const recipe = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as DeltaConfig;
     t.equal(recipe.format, 'menu-lora-delta/1', `${id}: a delta the build knows how to merge`);
-    const baseFiles = Object.entries(manifest.sources[spec.base ?? '']?.files ?? {});
-    const baseWeights = baseFiles.find(([file]) => file.endsWith('model.safetensors'));
+    const baseWeights = Object.entries(manifest.sources[spec.base ?? '']?.files ?? {}).find(([file]) => file.endsWith('model.safetensors'));
     t.equal(recipe.base_model_sha256, baseWeights?.[1], `${id}: trained on the pinned base weights the build merges it into`);
     t.equal(recipe.kind, spec.role === 'reranker' ? 'cross_encoder' : 'biencoder', `${id}: the recipe's kind fits its role`);
-    t.notOk(existsSync(join(REPO_ROOT, spec.delta as string, 'delta.safetensors')), `${id}: no weights beside the recipe (they are build output)`);
-    const weights = join(trainedDelta(id), 'delta.safetensors');
-    t.ok(existsSync(weights), `${id}: the set-up trained models/cache/deltas/${id}/delta.safetensors`);
+    t.type(recipe.training.seed, 'number', `${id}: the recipe records its seed`);
+    t.match(recipe.knowledge_sha256, /^[0-9a-f]{64}$/, `${id}: the recipe records the knowledge base it read`);
+    t.match(recipe.training_code_sha256, /^[0-9a-f]{64}$/, `${id}: the recipe records the training code`);
+    const weights = join(dir, 'delta.safetensors');
+    t.ok(existsSync(weights), `${id}: ${spec.delta}/delta.safetensors is committed`);
     if (!existsSync(weights)) continue;
-    t.ok(statSync(weights).size <= MAX_DELTA_BYTES, `${id}: the delta is at most 8 MB (${statSync(weights).size} bytes)`);
-    const trained = JSON.parse(readFileSync(join(trainedDelta(id), 'config.json'), 'utf8')) as DeltaConfig;
-    t.equal(recipeOf(trained), recipeOf(recipe), `${id}: trained with the committed recipe`);
+    t.ok(statSync(weights).size <= MAX_DELTA_BYTES, `${id}: the delta is at most 8 MiB (${statSync(weights).size} bytes)`);
+    t.equal(sha256(weights), recipe.delta_sha256, `${id}: the weights are the ones the recipe records`);
+    const metrics = JSON.parse(readFileSync(join(dir, 'metrics.json'), 'utf8')) as Record<string, unknown>;
+    t.ok(Object.keys(metrics).length > 0, `${id}: the run's metrics are committed`);
   }
+  t.same(deltaProblems(REPO_ROOT), [], 'the set-up finds every committed delta sound');
+});
+
+t.test('the set-up stops on a missing or altered delta, naming the file', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'menu-deltas-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  mkdirSync(join(root, 'models'));
+  cpSync(join(REPO_ROOT, 'models', 'manifest.json'), join(root, 'models', 'manifest.json'));
+  const [id, spec] = Object.entries(manifest.models).find(([, s]) => s.delta !== null)!;
+  for (const s of Object.values(manifest.models)) if (s.delta) cpSync(join(REPO_ROOT, s.delta), join(root, s.delta), { recursive: true });
+  t.same(deltaProblems(root), [], 'a faithful copy is sound');
+  const weights = join(root, spec.delta!, 'delta.safetensors');
+  const bytes = readFileSync(weights);
+  bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 0xff;
+  writeFileSync(weights, bytes);
+  const altered = deltaProblems(root);
+  t.equal(altered.length, 1, 'one problem');
+  t.match(altered[0], `${spec.delta}/delta.safetensors has sha256`, 'names the altered file');
+  t.match(altered[0], id, 'and the model');
+  rmSync(weights);
+  t.match(deltaProblems(root)[0], `${spec.delta}/delta.safetensors is missing`, 'a missing file is named too');
+});
+
+t.test('the set-up never trains and never installs torch', async (t) => {
+  const setup = readFileSync(join(REPO_ROOT, 'scripts', 'setup.mjs'), 'utf8');
+  for (const trainingPart of ['train.py', 'venv.sh', 'models/train', "'train'", 'torch']) {
+    t.notOk(setup.replace(/\/\/.*$/gm, '').includes(trainingPart), `scripts/setup.mjs runs nothing of ${trainingPart}`);
+  }
+  const exporterRequirements = readFileSync(join(REPO_ROOT, 'models', 'requirements.txt'), 'utf8');
+  t.notMatch(exporterRequirements.replace(/#.*$/gm, ''), /torch|transformers|peft/, 'the exporter venv the set-up installs holds no torch');
 });
 
 t.test('the classifier heads were fitted to the served encoder, delta and all', async (t) => {
+  t.equal(CLASSIFIER_DIR, join(REPO_ROOT, 'models', 'heads'), 'heads are committed beside the deltas');
   const metrics = JSON.parse(readFileSync(join(CLASSIFIER_DIR, 'metrics.json'), 'utf8')) as {
     encoder: string; encoder_delta_sha256: string | null; weights_sha256: Record<string, string>;
   };
   t.equal(metrics.encoder, manifest.serve.biencoder, 'heads trained on the served encoder id');
   // A retrained delta keeps its id; only the weights' hash tells whether the heads saw its embeddings.
-  const served = join(trainedDelta(manifest.serve.biencoder), 'delta.safetensors');
-  t.equal(metrics.encoder_delta_sha256, existsSync(served) ? sha256(served) : null, 'heads fitted to the trained delta (the set-up refits them after training)');
+  const served = manifest.models[manifest.serve.biencoder]!;
+  t.equal(metrics.encoder_delta_sha256, served.delta ? sha256(join(REPO_ROOT, served.delta, 'delta.safetensors')) : null, 'heads fitted to the committed delta');
   for (const [file, hash] of Object.entries(metrics.weights_sha256)) {
-    t.equal(sha256(join(CLASSIFIER_DIR, file)), hash, `${file} is the file that training wrote`);
-    // Heads are fitted to a delta trained on this machine, so a copy beside the training code would be stale output.
-    t.notOk(existsSync(join(REPO_ROOT, 'models', 'classifier', file)), `${file} is build output, not kept in models/classifier/`);
+    t.equal(sha256(join(CLASSIFIER_DIR, file)), hash, `${file} is the file that fitting wrote`);
   }
 });

@@ -15,12 +15,12 @@ const { loadConfig } = await import(new URL('config.js', dist));
 const { Services } = await import(new URL('core/services.js', dist));
 const { getKnowledge } = await import(new URL('core/knowledge/index.js', dist));
 const { readList } = await import(new URL('core/knowledge/tsv.js', dist));
-const { KNOWLEDGE_DIR } = await import(new URL('core/paths.js', dist));
+const { KNOWLEDGE_DIR, MODELS_DIR } = await import(new URL('core/paths.js', dist));
 const { CUISINE_LABELS, COURSES } = await import(new URL('core/knowledge/dishes.js', dist));
-const { CUISINE_EXTRA_FEATURES, cuisineExtraFeatures, CLASSIFIER_DIR } = await import(new URL('core/classify.js', dist));
+const { CUISINE_EXTRA_FEATURES, cuisineExtraFeatures } = await import(new URL('core/classify.js', dist));
 const { NONFOOD_HEAD_LABELS, NONFOOD_LEXICAL_FEATURES, nonFoodLexicalFeatures } = await import(new URL('core/nonfood.js', dist));
 
-const WORK = join(CLASSIFIER_DIR, 'work');
+const WORK = join(MODELS_DIR, 'cache', 'classifier', 'work');
 mkdirSync(WORK, { recursive: true });
 
 /** Deterministic 32-bit hash of a string (split assignment and augmentation choices). */
@@ -52,7 +52,7 @@ const encoderGraph = lock.files[`${encoderId}/encoder-int8.onnx`] ?? null;
 // another, and a test holds them to it.
 const encoderSpec = JSON.parse(readFileSync(new URL('../manifest.json', import.meta.url), 'utf8')).models[encoderId];
 const encoderDelta = encoderSpec?.delta
-  ? createHash('sha256').update(readFileSync(new URL(`../cache/deltas/${encoderId}/delta.safetensors`, import.meta.url))).digest('hex')
+  ? createHash('sha256').update(readFileSync(new URL(`../../${encoderSpec.delta}/delta.safetensors`, import.meta.url))).digest('hex')
   : null;
 const knowledge = getKnowledge();
 

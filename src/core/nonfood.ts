@@ -19,7 +19,7 @@ import type { Services } from './services.js';
  *     → pharmacy; a garment with an apparel size ("Logo Tee Black L") → merchandise; a word no menu uses for food
  *     (UNMISTAKABLE: shampoo, eau de toilette, gift card, multivitamin…) → its category.
  *  2. A name the knowledge base knows as a dish ("Coke 500ml" → Coca-Cola, "Masala Tea") is food.
- *  3. Otherwise the non-food head (models/cache/classifier/nonfood-head.json): softmax regression over the 384-d embedding
+ *  3. Otherwise the non-food head (models/heads/nonfood-head.json): softmax regression over the 384-d embedding
  *     of the cleaned text plus lexical inputs read from the original text (sizes are stripped by cleaning but say a
  *     lot: pack counts, weights and volumes, staple words with a pack size, household and merchandise words) and
  *     the share of the name's words that dish names use. It is trained on the exemplar lists against every

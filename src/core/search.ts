@@ -606,9 +606,7 @@ export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: num
   if (servings !== null) z += servings ? 1 + 2 * q.abstractness : -1.5;
   // "mc veggie burgr" asks for one McVeggie: "2 McVeggie Burger" is an order for two of it, a near answer after the one.
   // Only an order count the name leads with: "Chicken Dum Biryani [Serves 2]" is one dish in a bigger portion, as full
-  // an answer as the smaller one (counting "serves N" too lowered held-out search 0.8466 -> 0.8448, in aggregate).
-  // On the dev queries a step of 0.15, 0.3 and 0.5 (with "serves N") gave +0.33, +0.58 and +0.42 summed nDCG@10 over
-  // 573 queries; leading counts alone at 0.3, +0.40, 10 queries up and one down by 0.03.
+  // an answer as the smaller one.
   else if (q.serving === null && q.words.length > 0 && (item.orderCount ?? 0) > 1) z -= ORDER_FOR_SEVERAL;
   // A category query ("bread", "beverages", "dessert") is answered by the item's course more than by its cosine.
   // Starters and mains are both food, but a query for starters wants the starters first.

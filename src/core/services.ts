@@ -3,7 +3,7 @@ import { getTextCleaner, type CleanedText, type TextCleaner } from './text/clean
 import { loadQueryVocabulary, QuerySpeller } from './query-spelling.js';
 import { vocabularyWords } from './inference/tokenizer.js';
 import { MenuEncoder, type Dimension } from './inference/encoder.js';
-import { resolveBuiltModel, servedModelIds } from './inference/model-files.js';
+import { resolveBuiltModel, servedModelIds, type BuiltModel } from './inference/model-files.js';
 import { CrossEncoderScorer } from './inference/reranker.js';
 import { classifierStatus as cuisineClassifierStatus } from './classify.js';
 import { vectorBackend } from '../native/index.js';
@@ -13,6 +13,17 @@ import { getKnowledge } from './knowledge/index.js';
 import { profileItem } from './items.js';
 
 export type ServiceState = 'loading' | 'ready' | 'failed';
+
+/** One served model in the operator's /health view. */
+export interface ServedModel {
+  role: 'biencoder' | 'reranker' | 'search_reranker';
+  id: string;
+  /** Precision of the served graph as the build wrote it; null when the build has no such model. */
+  precision: 'int8' | 'fp32' | null;
+  /** Parts the int8 graph keeps in fp32 (empty for a pure fp32 graph: `precision` says it). */
+  fp32_parts: string[];
+  loaded: boolean;
+}
 
 export interface EmbeddedTexts {
   readonly cleaned: readonly CleanedText[];
@@ -115,10 +126,44 @@ export class Services {
     return this.matchReranker;
   }
 
+  /** Each model the build serves, as built (id, precision of the served graph) and whether this process loaded it:
+   * the operator's view of what answers requests. A cross-encoder that is built but switched off
+   * (MENU_RERANKERS=off) is listed as not loaded. */
+  servedModels(): ServedModel[] {
+    const out: ServedModel[] = [];
+    const loaded: Record<string, BuiltModel | undefined> = {
+      biencoder: this.encoder?.model,
+      reranker: this.matchReranker?.model,
+      search_reranker: this.searchReranker?.model,
+    };
+    const ids = servedModelIds();
+    for (const role of ['biencoder', 'reranker', 'search_reranker'] as const) {
+      const id = role === 'biencoder' ? (this.config.model ?? ids.biencoder) : ids[role];
+      if (!id) continue;
+      const model = loaded[role];
+      let built: BuiltModel | undefined = model;
+      if (!built) {
+        try {
+          built = resolveBuiltModel(id, role);
+        } catch {
+          built = undefined;
+        }
+      }
+      out.push({
+        role,
+        id,
+        precision: built?.precision ?? null,
+        fp32_parts: [...(built?.fp32Parts ?? [])],
+        loaded: model !== undefined && model.id === id,
+      });
+    }
+    return out;
+  }
+
   /** Precision-stage status for /health. */
   rerankerStatus(task: 'match' | 'search'): string | null {
     const model = task === 'match' ? this.matchReranker : this.searchReranker;
-    if (model) return `ready (${model.id}, cross-encoder int8, with knowledge-base dish identity)`;
+    if (model) return `ready (${model.id}, cross-encoder ${model.model.precision}, with knowledge-base dish identity)`;
     if (task === 'match') return 'ready (knowledge-v1: dish identity + calibrated cosine; no cross-encoder loaded)';
     return 'ready (knowledge-v1: concept, dish and course relevance; no cross-encoder loaded)';
   }

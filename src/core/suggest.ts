@@ -176,7 +176,7 @@ const HAS_LETTER = /\p{L}/u;
 /** A size in millilitres or litres ("300 ml", "1.25 L"): what drinks are sold by. */
 const VOLUME_SIZE = /\d\s*(?:ml|l|ltr|litre|liter)s?\b/i;
 
-/** The course head (models/cache/classifier/course-head.json): course from the embedding, for names with no course word. */
+/** The course head (models/heads/course-head.json): course from the embedding, for names with no course word. */
 const courseSlot = new HeadSlot('course-head.json', (head) => {
   if (head.labels.join('|') !== COURSES.join('|') || head.extraFeatures.length !== 0) {
     throw new Error('labels or inputs differ from COURSES; retrain');

@@ -1,5 +1,6 @@
 import { SUPPORTED_DIMENSIONS } from '../core/inference/encoder.js';
 import type { Route } from './route.js';
+import type { ServedModel } from '../core/services.js';
 
 export interface HealthBasic {
   status: 'healthy';
@@ -18,6 +19,8 @@ export interface HealthDiagnostic extends HealthBasic {
   load_time_seconds: number;
   vector_backend: string;
   inference_queue: number;
+  /** Every model the build serves: id, precision as built, loaded or not. */
+  models: ServedModel[];
 }
 
 /**
@@ -38,7 +41,7 @@ export const healthRoute: Route<null, HealthBasic | HealthDiagnostic> = {
     const enc = s.requireEncoder();
     return {
       ...basic,
-      biencoder: `ready (${enc.model.id}, int8, ${s.config.executionProvider})`,
+      biencoder: `ready (${enc.model.id}, ${enc.model.precision}, ${s.config.executionProvider})`,
       backend: 'onnx',
       reranker: s.rerankerStatus('match'),
       search_reranker: s.rerankerStatus('search'),
@@ -49,6 +52,7 @@ export const healthRoute: Route<null, HealthBasic | HealthDiagnostic> = {
       load_time_seconds: Math.round(s.loadTimeSeconds * 1000) / 1000,
       vector_backend: s.vectorBackend(),
       inference_queue: enc.batcher.queuedItems,
+      models: s.servedModels(),
     };
   },
 };

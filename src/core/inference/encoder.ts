@@ -72,7 +72,7 @@ export class MenuEncoder {
   }
 
   static async load(model: BuiltModel, opts: EncoderOptions): Promise<MenuEncoder> {
-    const session = await createSession(join(model.dir, 'encoder-int8.onnx'), opts);
+    const session = await createSession(join(model.dir, model.file ?? 'encoder-int8.onnx'), opts);
     const tokenizer = new MenuTokenizer(model.dir, opts.maxSequenceTokens);
     if (model.dimensionMode === 'prefix') {
       // Matryoshka-trained: the first d dimensions are the d-dimensional embedding.

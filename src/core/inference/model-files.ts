@@ -18,6 +18,9 @@ export interface BuiltModel {
   /** Cross-encoders: the graph the build gated and calibrated (reranker-int8.onnx, or reranker-fp32.onnx when the
    * manifest serves it unquantised); older locks name none and mean the int8 one. */
   readonly file: string | null;
+  /** What the served graph computes in, as the build wrote it: 'int8' (with `fp32Parts` kept fp32) or 'fp32'. */
+  readonly precision: 'int8' | 'fp32';
+  readonly fp32Parts: readonly string[];
 }
 
 interface LockModel {
@@ -27,6 +30,8 @@ interface LockModel {
   dimension_mode?: 'pca' | 'prefix';
   calibration?: { a: number; b: number };
   file?: string;
+  precision?: 'int8' | 'fp32';
+  fp32_parts?: string[];
 }
 
 interface Lock {
@@ -80,5 +85,7 @@ export function resolveBuiltModel(requested: string | undefined, role = 'biencod
     dimensionMode: m.dimension_mode ?? 'pca',
     calibration: m.calibration ?? null,
     file: m.file ?? null,
+    precision: m.precision ?? (m.file?.endsWith('-fp32.onnx') ? 'fp32' : 'int8'),
+    fp32Parts: m.fp32_parts ?? [],
   };
 }
