@@ -12,7 +12,7 @@ import { startServer, stopServer, waitHealthy } from './lib/server.mjs';
 import { loadBaselinePipeline, prepareBaselineModel } from './lib/baseline.mjs';
 import { fmt, fmtRatio, median, percentile } from './lib/stats.mjs';
 import { processCpuMs } from './lib/cpu.mjs';
-import { BENCH_DIR, REPO_ROOT, DATA_DIR, THREADS, SEED, QUICK } from './lib/env.mjs';
+import { BENCH_DIR, REPO_ROOT, DATA_DIR, THREADS, SEED, QUICK, SERVER_THREAD_ENV } from './lib/env.mjs';
 import { createReporter, runBench, writeResults } from './lib/report.mjs';
 
 
@@ -104,7 +104,7 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'menu-bench-'));
   const server = await startServer({
     repoRoot: REPO_ROOT,
-    env: { MENU_THREADS: String(THREADS), MENU_OPERATOR_KEY: operatorKey, MENU_DATA_DIR: dataDir },
+    env: { ...SERVER_THREAD_ENV, MENU_OPERATOR_KEY: operatorKey, MENU_DATA_DIR: dataDir },
     nodeArgs: (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
   });
   const results = { started: started.toISOString(), quick: QUICK, threads: THREADS, seed: SEED, arms: {} };
@@ -113,7 +113,7 @@ async function main() {
     const health = await waitHealthy(server);
     const diag = async () => JSON.parse((await server.call('GET', '/health', { headers })).body.toString());
     const firstDiag = await diag();
-    report(`# server: ${firstDiag.biencoder ?? health.model}, models loaded in ${firstDiag.load_time_seconds ?? '?'} s, MENU_THREADS=${THREADS}; baseline pipeline loaded in ${fmt(baselineLoadMs)} ms`);
+    report(`# server: ${firstDiag.biencoder ?? health.model}, models loaded in ${firstDiag.load_time_seconds ?? '?'} s, inference ${Object.entries(SERVER_THREAD_ENV).map(([k, v]) => `${k}=${v}`).join(' ') || 'server defaults (a worker per core, 1 thread each)'}; baseline pipeline loaded in ${fmt(baselineLoadMs)} ms`);
 
     const serverCpu = () => processCpuMs(server.child.pid);
     /** One checked request; returns its wall time and the server's CPU time spent meanwhile. */

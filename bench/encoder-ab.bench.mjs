@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { readRealMenuNames, seededRandom, shuffle, syntheticMenuNames } from './lib/menu-names.mjs';
 import { fmt, fmtRatio, median } from './lib/stats.mjs';
-import { DATA_DIR, REPO_ROOT, SEED, THREADS, BENCH_DIR } from './lib/env.mjs';
+import { DATA_DIR, REPO_ROOT, SEED, THREADS, BENCH_DIR, SERVER_THREAD_ENV } from './lib/env.mjs';
 import { createReporter, runBench, writeResults } from './lib/report.mjs';
 
 const { values: options } = parseArgs({
@@ -42,11 +42,12 @@ async function main() {
   const { MenuEncoder } = await importDist('src/core/inference/encoder.js');
   const { resolveBuiltModel, servedModelIds } = await importDist('src/core/inference/model-files.js');
   const { loadConfig } = await importDist('src/config.js');
-  const config = loadConfig({ ...process.env, MENU_THREADS: String(THREADS) });
+  const config = loadConfig({ ...process.env, ...SERVER_THREAD_ENV });
   const tunedId = servedModelIds().biencoder;
   if (tunedId === BASE_ID) throw new Error(`the served bi-encoder is the base ${BASE_ID}: nothing to compare`);
   const opts = {
     intraOpThreads: config.intraOpThreads,
+    inferenceWorkers: config.inferenceWorkers,
     executionProvider: 'cpu',
     cacheBytes: 0, // every call runs the graph
     maxSequenceTokens: config.maxSequenceTokens,

@@ -13,7 +13,7 @@ import { FreshTexts, readRealMenuNames, seededRandom, shuffle, syntheticMenuName
 import { startServer, stopServer, waitHealthy } from './lib/server.mjs';
 import { fmt, fmtRatio, median, percentile } from './lib/stats.mjs';
 import { processCpuMs } from './lib/cpu.mjs';
-import { BENCH_DIR, REPO_ROOT, DATA_DIR, THREADS, SEED, QUICK } from './lib/env.mjs';
+import { BENCH_DIR, REPO_ROOT, DATA_DIR, THREADS, SEED, QUICK, SERVER_THREAD_ENV } from './lib/env.mjs';
 import { createReporter, runBench, writeResults } from './lib/report.mjs';
 
 
@@ -94,9 +94,10 @@ async function crossEncoderInProcess(realNames, cleanText) {
   const { CrossEncoderScorer } = await importDist('src/core/inference/reranker.js');
   const id = servedModelIds().reranker;
   if (!id) return null;
-  const config = loadConfig({ MENU_THREADS: String(THREADS) });
+  const config = loadConfig({ ...process.env, ...SERVER_THREAD_ENV });
   const scorer = await CrossEncoderScorer.load(resolveBuiltModel(id, 'reranker'), {
     intraOpThreads: config.intraOpThreads,
+    inferenceWorkers: config.inferenceWorkers,
     executionProvider: config.executionProvider,
     cacheBytes: 0,
     maxSequenceTokens: config.maxSequenceTokens,
@@ -191,7 +192,7 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'menu-bench-'));
   const server = await startServer({
     repoRoot: REPO_ROOT,
-    env: { MENU_THREADS: String(THREADS), MENU_OPERATOR_KEY: operatorKey, MENU_DATA_DIR: dataDir, MENU_CACHE_BYTES: String(CACHE_BYTES) },
+    env: { ...SERVER_THREAD_ENV, MENU_OPERATOR_KEY: operatorKey, MENU_DATA_DIR: dataDir, MENU_CACHE_BYTES: String(CACHE_BYTES) },
     nodeArgs: (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
   });
   try {
@@ -199,7 +200,7 @@ async function main() {
     await waitHealthy(server);
     const diag = async () => JSON.parse((await server.call('GET', '/health', { headers })).body.toString());
     const firstDiag = await diag();
-    report(`# server: ${firstDiag.biencoder}, reranker ${firstDiag.reranker}, MENU_THREADS=${THREADS}, MENU_CACHE_BYTES=${CACHE_BYTES}, models loaded in ${firstDiag.load_time_seconds} s; ${firstDiag.embedding_cache_size} embeddings cached at start (${dishNames.length} knowledge-base dish names: excluded from the fresh texts)`);
+    report(`# server: ${firstDiag.biencoder}, reranker ${firstDiag.reranker}, inference ${Object.entries(SERVER_THREAD_ENV).map(([k, v]) => `${k}=${v}`).join(' ') || 'server defaults (a worker per core, 1 thread each)'}, MENU_CACHE_BYTES=${CACHE_BYTES}, models loaded in ${firstDiag.load_time_seconds} s; ${firstDiag.embedding_cache_size} embeddings cached at start (${dishNames.length} knowledge-base dish names: excluded from the fresh texts)`);
     const cacheSize = async () => (await diag()).embedding_cache_size;
     const serverCpu = () => processCpuMs(server.child.pid);
 

@@ -27,16 +27,31 @@ function timeSync(fn) {
   return [wall, value, (cpu.user + cpu.system) / 1000];
 }
 
+/** The padded int64 feeds of a run (what the server's runner builds in its reused buffers). */
+function feedsOf(ort, b) {
+  const n = b.rows * b.seqLen;
+  const ids = new BigInt64Array(n);
+  const mask = new BigInt64Array(n);
+  let k = 0;
+  for (let r = 0; r < b.rows; r++) {
+    for (let t = 0; t < b.lengths[r]; t++, k++) {
+      ids[r * b.seqLen + t] = BigInt(b.tokens[k]);
+      mask[r * b.seqLen + t] = 1n;
+    }
+  }
+  const dims = [b.rows, b.seqLen];
+  return {
+    input_ids: new ort.Tensor('int64', ids, dims),
+    attention_mask: new ort.Tensor('int64', mask, dims),
+    token_type_ids: new ort.Tensor('int64', new BigInt64Array(n), dims),
+  };
+}
+
 /** A batcher whose run is one timed ORT call; it returns zero vectors, since only the run time is wanted here. */
 function timedOrtBatcher(Batcher, ort, session, opts) {
   const timing = { ms: 0, cpuMs: 0, runs: 0, padded: 0, real: 0 };
   const batcher = new Batcher(async (b) => {
-    const dims = [b.rows, b.seqLen];
-    const feeds = {
-      input_ids: new ort.Tensor('int64', b.inputIds, dims),
-      attention_mask: new ort.Tensor('int64', b.attentionMask, dims),
-      token_type_ids: new ort.Tensor('int64', b.tokenTypeIds, dims),
-    };
+    const feeds = feedsOf(ort, b);
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     await session.run(feeds);
@@ -45,7 +60,7 @@ function timedOrtBatcher(Batcher, ort, session, opts) {
     timing.cpuMs += (cpu.user + cpu.system) / 1000;
     timing.runs++;
     timing.padded += b.rows * b.seqLen;
-    for (const v of b.attentionMask) timing.real += Number(v);
+    for (const len of b.lengths) timing.real += len;
     return Array.from({ length: b.rows }, () => new Float32Array(1));
   }, opts);
   return { batcher, timing };
@@ -54,7 +69,8 @@ function timedOrtBatcher(Batcher, ort, session, opts) {
 async function main() {
   const { getTextCleaner } = await dist('src/core/text/clean.js');
   const { MenuTokenizer } = await dist('src/core/inference/tokenizer.js');
-  const { MenuEncoder, createSession } = await dist('src/core/inference/encoder.js');
+  const { MenuEncoder } = await dist('src/core/inference/encoder.js');
+  const { createSession } = await dist('src/core/inference/runner.js');
   const { InferenceBatcher } = await dist('src/core/inference/batcher.js');
   const { resolveBuiltModel } = await dist('src/core/inference/model-files.js');
   const ort = await import(pathToFileURL(join(REPO_ROOT, 'node_modules/onnxruntime-node/dist/index.js')).href);
@@ -67,10 +83,11 @@ async function main() {
   const cleaner = getTextCleaner();
   const model = resolveBuiltModel(undefined);
   const tokenizer = new MenuTokenizer(model.dir, DEFAULTS.maxSequenceTokens);
-  const encoder = await MenuEncoder.load(model, { ...DEFAULTS, intraOpThreads: THREADS, executionProvider: 'cpu', cacheBytes: 0 });
+  const encoder = await MenuEncoder.load(model, { ...DEFAULTS, intraOpThreads: THREADS, inferenceWorkers: 0, executionProvider: 'cpu', cacheBytes: 0 });
   const sessionOpts = { intraOpThreads: THREADS, executionProvider: 'cpu' };
-  const servedSession = await createSession(join(model.dir, 'encoder-int8.onnx'), sessionOpts);
-  const stockSession = await createSession(join(REPO_ROOT, 'models/build/baseline/stock-int8.onnx'), sessionOpts);
+  const open = (path, opts = sessionOpts) => createSession({ path, ...opts });
+  const servedSession = await open(join(model.dir, 'encoder-int8.onnx'));
+  const stockSession = await open(join(REPO_ROOT, 'models/build/baseline/stock-int8.onnx'));
 
   let cursor = 0;
   const nextTexts = (n) => {

@@ -16,6 +16,9 @@ export interface Config {
   /** Which built biencoder to serve (models/build/manifest.lock.json); default: the manifest's `serve.biencoder`. */
   readonly model: string | undefined;
   readonly executionProvider: 'cpu' | 'cuda';
+  /** Inference worker threads per model, each with its own ONNX Runtime session; 0 runs inference on the main thread. */
+  readonly inferenceWorkers: number;
+  /** ONNX Runtime intra-op threads of each session. */
   readonly intraOpThreads: number;
   readonly maxBodyBytes: number;
   readonly embeddingCacheBytes: number;
@@ -42,7 +45,8 @@ export const ENV_DOC: Readonly<Record<string, string>> = {
   MENU_REDIS_URL: 'redis://host:port to share accounts, quotas and rate windows between replicas (default unset: SQLite).',
   MENU_MODEL: 'Biencoder id to serve from models/build (default: the manifest\'s serve.biencoder; the base model stays selectable).',
   MENU_EXECUTION_PROVIDER: 'cpu (default) or cuda (GPU hosts; untested here).',
-  MENU_THREADS: 'ONNX Runtime intra-op threads (default: the number of cores).',
+  MENU_INFERENCE_WORKERS: 'Inference worker threads per model, each with its own ONNX Runtime session (default: the number of cores; 0 runs inference on the main thread, which then stalls other requests during each run).',
+  MENU_THREADS: 'ONNX Runtime intra-op threads per inference worker (default: the number of cores divided by MENU_INFERENCE_WORKERS, at least 1).',
   MENU_MAX_BODY_BYTES: 'Largest accepted request body; larger gets 413 (default 16777216).',
   MENU_CACHE_BYTES: 'Embedding LRU cache budget in bytes (default 67108864).',
   MENU_BATCH_MAX_TOKENS: 'Padded tokens per inference run (default 8192).',
@@ -81,6 +85,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const ep = env.MENU_EXECUTION_PROVIDER ?? 'cpu';
   if (ep !== 'cpu' && ep !== 'cuda') throw new Error(`config: MENU_EXECUTION_PROVIDER=${ep} must be cpu or cuda`);
   const dataDir = env.MENU_DATA_DIR ?? join(REPO_ROOT, 'data');
+  const cores = Math.max(1, cpus().length);
+  const workers = int(env, 'MENU_INFERENCE_WORKERS', cores, 0, 64);
   return Object.freeze({
     host: env.HOST ?? '127.0.0.1',
     port: int(env, 'PORT', 8080, 0, 65535),
@@ -89,7 +95,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.MENU_REDIS_URL || undefined,
     model: env.MENU_MODEL || undefined,
     executionProvider: ep,
-    intraOpThreads: int(env, 'MENU_THREADS', Math.max(1, cpus().length), 1, 256),
+    inferenceWorkers: workers,
+    intraOpThreads: int(env, 'MENU_THREADS', Math.max(1, Math.floor(cores / Math.max(1, workers))), 1, 256),
     maxBodyBytes: int(env, 'MENU_MAX_BODY_BYTES', 16 * 1024 * 1024, 1024, 1 << 30),
     embeddingCacheBytes: int(env, 'MENU_CACHE_BYTES', 64 * 1024 * 1024, 0, 2 ** 34),
     batchMaxTokens: int(env, 'MENU_BATCH_MAX_TOKENS', 8192, 64, 1 << 20),

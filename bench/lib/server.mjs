@@ -35,50 +35,64 @@ export async function startServer({ repoRoot, env, nodeArgs = [], startTimeoutMs
     });
   });
 
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-  /** One HTTP exchange; `ms` runs from sending the request to the last byte of the body (parsing excluded). */
-  const exchange = (method, path, { body, headers = {} } = {}) =>
-    new Promise((resolve, reject) => {
-      const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-      const started = performance.now();
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port,
-          method,
-          path,
-          agent,
-          headers: { ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}) },
-        },
-        (res) => {
-          const chunks = [];
-          res.on('data', (c) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks), ms: performance.now() - started }));
-          res.on('error', reject);
-        },
-      );
-      req.on('error', (err) => reject(Object.assign(err, { reusedSocket: req.reusedSocket })));
-      req.end(payload);
-    });
+  /** A client on its own kept-alive connection: requests of one client are sequential, two clients overlap. */
+  const makeClient = () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    /** One HTTP exchange; `ms` runs from sending the request to the last byte of the body (parsing excluded). */
+    const exchange = (method, path, { body, headers = {}, raw } = {}) =>
+      new Promise((resolve, reject) => {
+        const payload = raw ?? (body === undefined ? undefined : Buffer.from(JSON.stringify(body)));
+        const started = performance.now();
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port,
+            method,
+            path,
+            agent,
+            headers: { ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}) },
+          },
+          (res) => {
+            const chunks = [];
+            res.on('data', (c) => chunks.push(c));
+            res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks), ms: performance.now() - started }));
+            res.on('error', reject);
+          },
+        );
+        req.on('error', (err) => reject(Object.assign(err, { reusedSocket: req.reusedSocket })));
+        req.end(payload);
+      });
+    return {
+      agent,
+      /**
+       * A kept-alive socket that the server closed while idle fails on reuse; Node's documented remedy is to retry
+       * such a request once on a new socket (the failed attempt is not timed).
+       */
+      async call(method, path, opts = {}) {
+        try {
+          return await exchange(method, path, opts);
+        } catch (err) {
+          if (err?.reusedSocket && (err.code === 'ECONNRESET' || err.message === 'socket hang up')) return exchange(method, path, opts);
+          throw err;
+        }
+      },
+    };
+  };
+  const clients = [makeClient()];
 
   const server = {
     port,
     child,
     log,
-    /**
-     * A kept-alive socket that the server closed while idle fails on reuse; Node's documented remedy is to retry
-     * such a request once on a new socket (the failed attempt is not timed).
-     */
-    async call(method, path, opts = {}) {
-      try {
-        return await exchange(method, path, opts);
-      } catch (err) {
-        if (err?.reusedSocket && (err.code === 'ECONNRESET' || err.message === 'socket hang up')) return exchange(method, path, opts);
-        throw err;
-      }
+    call: clients[0].call,
+    /** Another connection to the same server, for requests that must overlap the main client's. */
+    client() {
+      const c = makeClient();
+      clients.push(c);
+      return c;
     },
     async stop(timeoutMs = 20_000) {
-      agent.destroy();
+      for (const c of clients) c.agent.destroy();
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = once(child, 'exit');
       child.kill('SIGTERM');

@@ -62,6 +62,7 @@ export class Services {
       const model = resolveBuiltModel(this.config.model);
       this.encoder = await MenuEncoder.load(model, {
         intraOpThreads: this.config.intraOpThreads,
+        inferenceWorkers: this.config.inferenceWorkers,
         executionProvider: this.config.executionProvider,
         cacheBytes: this.config.embeddingCacheBytes,
         maxSequenceTokens: this.config.maxSequenceTokens,
@@ -73,6 +74,7 @@ export class Services {
       const served = servedModelIds();
       const encoderOpts = {
         intraOpThreads: this.config.intraOpThreads,
+        inferenceWorkers: this.config.inferenceWorkers,
         executionProvider: this.config.executionProvider,
         cacheBytes: 0,
         maxSequenceTokens: this.config.maxSequenceTokens,

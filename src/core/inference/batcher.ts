@@ -1,19 +1,16 @@
 import { ApiError } from '../errors.js';
+import type { TokenBatch } from './runner.js';
 
-/** One inference run over a padded batch: returns one output vector per row. */
-export type RunBatch = (batch: PaddedBatch) => Promise<Float32Array[]>;
+export type { TokenBatch } from './runner.js';
 
-export interface PaddedBatch {
-  readonly rows: number;
-  readonly seqLen: number;
-  readonly inputIds: BigInt64Array;
-  readonly attentionMask: BigInt64Array;
-  readonly tokenTypeIds: BigInt64Array;
-}
+/** One inference run: returns one output vector per row, in row order. */
+export type RunBatch = (batch: TokenBatch) => Promise<Float32Array[]>;
 
 export interface Sequence {
   readonly ids: readonly number[];
   readonly typeIds?: readonly number[];
+  /** Encoders: the vector size this text is wanted at. */
+  readonly dimension?: number;
 }
 
 interface Job {
@@ -32,6 +29,8 @@ export interface BatcherOptions {
   readonly maxQueueItems: number;
   /** Per job and round: how many sequences one request may put into a batch before others get their turn. */
   readonly fairShare?: number;
+  /** Runs executed at the same time (one per inference worker); default 1. */
+  readonly concurrency?: number;
 }
 
 export interface BatcherStats {
@@ -43,19 +42,21 @@ export interface BatcherStats {
 }
 
 /**
- * Owns one inference session and merges concurrent requests into micro-batches.
+ * Merges concurrent requests into micro-batches for the inference workers.
  *
- * Why this shape: a single ONNX Runtime session already uses every core for one run, so runs are serialised and the
- * gain comes from batching. Each batch is filled round-robin across waiting requests (a 5000-item /embed/batch
- * cannot starve a 3-item /embed behind it), then sorted by token length and cut where padding would exceed the
- * token cap, so padding waste stays small. Past `maxQueueItems` waiting sequences, new work is refused with 429
- * `overloaded` rather than queueing without bound.
+ * Each pick is filled round-robin across waiting requests (a 5000-item /embed/batch cannot starve a 3-item /embed
+ * behind it), then sorted by token length and cut where padding would exceed the token cap or a quarter of the run,
+ * so padding waste stays small. Up to `concurrency` runs execute at once (one per worker); a pick is also cut into at
+ * least that many runs when it is big enough, so one request uses every worker. Past `maxQueueItems` waiting
+ * sequences, new work is refused with 429 `overloaded` rather than queueing without bound.
  */
 export class InferenceBatcher {
   private readonly jobs: Job[] = [];
   private queued = 0;
   private running = false;
   private closed = false;
+  private inFlight = 0;
+  private slotFreed: (() => void) | null = null;
   readonly stats: BatcherStats = { runs: 0, rows: 0, paddedTokens: 0, realTokens: 0, rejected: 0 };
 
   constructor(private readonly run: RunBatch, private readonly opts: BatcherOptions) {}
@@ -83,7 +84,7 @@ export class InferenceBatcher {
   /** Stops accepting work; resolves when everything already submitted has finished. */
   async drain(): Promise<void> {
     this.closed = true;
-    while (this.running || this.jobs.length > 0) await new Promise((r) => setTimeout(r, 5));
+    while (this.running || this.jobs.length > 0 || this.inFlight > 0) await new Promise((r) => setTimeout(r, 5));
   }
 
   private kick(): void {
@@ -94,16 +95,19 @@ export class InferenceBatcher {
   }
 
   private async loop(): Promise<void> {
+    const concurrency = Math.max(1, this.opts.concurrency ?? 1);
     try {
       while (this.jobs.length > 0) {
         const picked = this.pick();
         picked.sort((a, b) => a.seq.ids.length - b.seq.ids.length);
+        // With several workers, a pick of enough texts is cut into at least one run per worker (runs of 8 or more).
+        const maxRows = concurrency > 1 ? Math.min(this.opts.maxBatchItems, Math.max(8, Math.ceil(picked.length / concurrency))) : this.opts.maxBatchItems;
         // Cut the length-sorted selection into runs whose padded size stays under the token cap.
         let start = 0;
         while (start < picked.length) {
           let end = start + 1;
           let real = picked[start]!.seq.ids.length;
-          while (end < picked.length && end - start < this.opts.maxBatchItems) {
+          while (end < picked.length && end - start < maxRows) {
             const len = picked[end]!.seq.ids.length;
             const padded = (end - start + 1) * len;
             // Cut when the run would exceed the token cap or carry more than 25% padding (measured: a 100-name
@@ -112,7 +116,14 @@ export class InferenceBatcher {
             real += len;
             end++;
           }
-          await this.runOne(picked.slice(start, end));
+          while (this.inFlight >= concurrency) await new Promise<void>((r) => (this.slotFreed = r));
+          this.inFlight++;
+          void this.runOne(picked.slice(start, end)).finally(() => {
+            this.inFlight--;
+            const wake = this.slotFreed;
+            this.slotFreed = null;
+            wake?.();
+          });
           start = end;
         }
       }
@@ -146,24 +157,34 @@ export class InferenceBatcher {
 
   private async runOne(items: { job: Job; index: number; seq: Sequence }[]): Promise<void> {
     const rows = items.length;
-    const seqLen = items.reduce((m, it) => Math.max(m, it.seq.ids.length), 1);
-    const inputIds = new BigInt64Array(rows * seqLen);
-    const attentionMask = new BigInt64Array(rows * seqLen);
-    const tokenTypeIds = new BigInt64Array(rows * seqLen);
     let real = 0;
+    let seqLen = 1;
+    let typed = false;
+    let withDimension = false;
+    for (const it of items) {
+      real += it.seq.ids.length;
+      seqLen = Math.max(seqLen, it.seq.ids.length);
+      typed ||= it.seq.typeIds !== undefined;
+      withDimension ||= it.seq.dimension !== undefined;
+    }
+    const tokens = new Int32Array(real);
+    const lengths = new Uint16Array(rows);
+    const typeIds = typed ? new Uint8Array(real) : null;
+    const dimensions = withDimension ? new Uint16Array(rows) : null;
+    let k = 0;
     items.forEach((it, r) => {
-      const { ids, typeIds } = it.seq;
-      real += ids.length;
-      for (let t = 0; t < ids.length; t++) {
-        inputIds[r * seqLen + t] = BigInt(ids[t]!);
-        attentionMask[r * seqLen + t] = 1n;
-        if (typeIds) tokenTypeIds[r * seqLen + t] = BigInt(typeIds[t]!);
+      const { ids, typeIds: types, dimension } = it.seq;
+      lengths[r] = ids.length;
+      if (dimensions) dimensions[r] = dimension ?? 0;
+      for (let t = 0; t < ids.length; t++, k++) {
+        tokens[k] = ids[t]!;
+        if (typeIds && types) typeIds[k] = types[t]!;
       }
     });
     let outputs: Float32Array[] | null = null;
     let error: unknown = null;
     try {
-      outputs = await this.run({ rows, seqLen, inputIds, attentionMask, tokenTypeIds });
+      outputs = await this.run({ rows, seqLen, tokens, lengths, typeIds, dimensions });
     } catch (e) {
       error = e;
     }

@@ -1,48 +1,31 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as ort from 'onnxruntime-node';
 import { LRUCache } from 'lru-cache';
-import { InferenceBatcher, type BatcherOptions, type PaddedBatch } from './batcher.js';
+import { InferenceBatcher, type BatcherOptions } from './batcher.js';
+import { InferencePool } from './inference-pool.js';
+import { l2normalize, projectInto } from './runner.js';
 import { MenuTokenizer } from './tokenizer.js';
 import type { BuiltModel } from './model-files.js';
+
+export { l2normalize } from './runner.js';
 
 export const SUPPORTED_DIMENSIONS = [128, 256, 384] as const;
 export type Dimension = (typeof SUPPORTED_DIMENSIONS)[number];
 
 export interface EncoderOptions extends BatcherOptions {
   readonly intraOpThreads: number;
+  /** Inference worker threads, each with its own session (0: the session runs on the main thread). */
+  readonly inferenceWorkers: number;
   readonly executionProvider: 'cpu' | 'cuda';
   readonly cacheBytes: number;
   readonly maxSequenceTokens: number;
 }
 
-export async function createSession(path: string, opts: Pick<EncoderOptions, 'intraOpThreads' | 'executionProvider'>): Promise<ort.InferenceSession> {
-  return ort.InferenceSession.create(path, {
-    intraOpNumThreads: opts.intraOpThreads,
-    interOpNumThreads: 1,
-    graphOptimizationLevel: 'all',
-    // CUDA is for GPU hosts (onnxruntime-node's CUDA build); untested on our CPU machines.
-    executionProviders: opts.executionProvider === 'cuda' ? ['cuda', 'cpu'] : ['cpu'],
-    // Spinning intra-op threads burn the other core between runs; on shared 2-core hosts that cost more than it saved
-    // (measured under load: 100 names 1012 ms with spinning vs 752 ms without).
-    extra: { session: { intra_op: { allow_spinning: '0' } } },
-  });
-}
-
-/** L2-normalises in place; a zero vector stays zero. */
 /** Dot product of two vectors of one length: the cosine of unit vectors (every embedding here is one). */
 export function dot(a: Float32Array, b: Float32Array): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
   return s;
-}
-
-export function l2normalize(v: Float32Array): Float32Array {
-  let s = 0;
-  for (let i = 0; i < v.length; i++) s += v[i]! * v[i]!;
-  const inv = s > 0 ? 1 / Math.sqrt(s) : 0;
-  for (let i = 0; i < v.length; i++) v[i]! *= inv;
-  return v;
 }
 
 /**
@@ -58,32 +41,42 @@ export class MenuEncoder {
 
   private constructor(
     readonly model: BuiltModel,
-    private readonly session: ort.InferenceSession,
+    private readonly pool: InferencePool,
     readonly tokenizer: MenuTokenizer,
     private readonly projMean: Float32Array,
     private readonly projComponents: Float32Array, // [hidden, 256] row-major
     private readonly projCols: number,
     opts: EncoderOptions,
   ) {
-    this.batcher = new InferenceBatcher((b) => this.runBatch(b), opts);
+    this.batcher = new InferenceBatcher(async (b) => {
+      const { data, offsets } = await pool.run(b);
+      // One array per vector (not views of the run's buffer): a cached vector must not keep a whole run alive.
+      return Array.from({ length: b.rows }, (_, r) => data.slice(offsets[r]!, offsets[r + 1]!));
+    }, { ...opts, concurrency: pool.concurrency });
     this.cache = opts.cacheBytes > 0
       ? new LRUCache<string, Float32Array>({ maxSize: opts.cacheBytes, sizeCalculation: (v, k) => v.byteLength + k.length * 2 + 64 })
       : null;
   }
 
   static async load(model: BuiltModel, opts: EncoderOptions): Promise<MenuEncoder> {
-    const session = await createSession(join(model.dir, model.file ?? 'encoder-int8.onnx'), opts);
     const tokenizer = new MenuTokenizer(model.dir, opts.maxSequenceTokens);
-    if (model.dimensionMode === 'prefix') {
-      // Matryoshka-trained: the first d dimensions are the d-dimensional embedding.
-      return new MenuEncoder(model, session, tokenizer, new Float32Array(0), new Float32Array(0), 0, opts);
+    let mean: Float32Array = new Float32Array(0);
+    let comps: Float32Array = new Float32Array(0);
+    // Matryoshka-trained ('prefix'): the first d dimensions are the d-dimensional embedding; otherwise a PCA projection.
+    if (model.dimensionMode !== 'prefix') {
+      mean = readF32(join(model.dir, 'projection.mean.f32'));
+      comps = readF32(join(model.dir, 'projection.components.f32'));
+      if (mean.length !== model.hiddenSize || comps.length % model.hiddenSize !== 0) {
+        throw new Error(`projection files in ${model.dir} do not match hidden size ${model.hiddenSize}`);
+      }
     }
-    const mean = readF32(join(model.dir, 'projection.mean.f32'));
-    const comps = readF32(join(model.dir, 'projection.components.f32'));
-    if (mean.length !== model.hiddenSize || comps.length % model.hiddenSize !== 0) {
-      throw new Error(`projection files in ${model.dir} do not match hidden size ${model.hiddenSize}`);
-    }
-    return new MenuEncoder(model, session, tokenizer, mean, comps, comps.length / model.hiddenSize, opts);
+    const projCols = comps.length / model.hiddenSize;
+    const pool = await InferencePool.start({
+      workers: opts.inferenceWorkers,
+      session: { path: join(model.dir, model.file ?? 'encoder-int8.onnx'), intraOpThreads: opts.intraOpThreads, executionProvider: opts.executionProvider },
+      what: { kind: 'encoder', hiddenSize: model.hiddenSize, dimensionMode: model.dimensionMode, projMean: mean, projComponents: comps, projCols },
+    });
+    return new MenuEncoder(model, pool, tokenizer, mean, comps, projCols, opts);
   }
 
   get cacheStats(): { entries: number; bytes: number; hits: number; misses: number } {
@@ -111,9 +104,9 @@ export class MenuEncoder {
     if (todo.size > 0) {
       const unique = [...todo.keys()];
       this.misses += unique.length;
-      const pooled = await this.batcher.submit(unique.map((t) => this.tokenizer.encode(t)));
+      const vectors = await this.batcher.submit(unique.map((t) => ({ ids: this.tokenizer.encode(t).ids, dimension })));
       unique.forEach((text, u) => {
-        const vec = this.project(pooled[u]!, dimension);
+        const vec = vectors[u]!;
         this.cache?.set(`${this.model.id}|${dimension}|${text}`, vec);
         for (const i of todo.get(text)!) out[i] = vec;
       });
@@ -121,50 +114,17 @@ export class MenuEncoder {
     return out;
   }
 
-  /** 384 → d by (x − mean)·W[:, :d] (or the first d dimensions of a Matryoshka model), re-normalised. */
+  /** 384 → d by (x − mean)·W[:, :d] (or the first d dimensions of a Matryoshka model), re-normalised. Inference
+   * workers project their own outputs; this is for vectors made here (search concept centroids). */
   project(full: Float32Array, dimension: Dimension): Float32Array {
     if (dimension === this.model.hiddenSize) return full;
-    if (this.model.dimensionMode === 'prefix') return l2normalize(full.slice(0, dimension));
-    if (dimension > this.projCols) throw new Error(`no projection to ${dimension}`);
     const h = this.model.hiddenSize;
-    const out = new Float32Array(dimension);
-    for (let i = 0; i < h; i++) {
-      const xi = full[i]! - this.projMean[i]!;
-      const row = i * this.projCols;
-      for (let j = 0; j < dimension; j++) out[j]! += xi * this.projComponents[row + j]!;
-    }
-    return l2normalize(out);
-  }
-
-  private async runBatch(b: PaddedBatch): Promise<Float32Array[]> {
-    const dims = [b.rows, b.seqLen];
-    const feeds: Record<string, ort.Tensor> = {
-      input_ids: new ort.Tensor('int64', b.inputIds, dims),
-      attention_mask: new ort.Tensor('int64', b.attentionMask, dims),
-      token_type_ids: new ort.Tensor('int64', b.tokenTypeIds, dims),
-    };
-    const result = await this.session.run(feeds);
-    const hidden = result.last_hidden_state!.data as Float32Array;
-    const h = this.model.hiddenSize;
-    const vectors: Float32Array[] = [];
-    for (let r = 0; r < b.rows; r++) {
-      const v = new Float32Array(h);
-      let count = 0;
-      for (let t = 0; t < b.seqLen; t++) {
-        if (b.attentionMask[r * b.seqLen + t] === 0n) continue;
-        count++;
-        const base = (r * b.seqLen + t) * h;
-        for (let k = 0; k < h; k++) v[k]! += hidden[base + k]!;
-      }
-      if (count > 0) for (let k = 0; k < h; k++) v[k]! /= count;
-      vectors.push(l2normalize(v));
-    }
-    return vectors;
+    return projectInto(full, new Float32Array(dimension), h, this.model.dimensionMode, this.projMean, this.projComponents, this.projCols);
   }
 
   async close(): Promise<void> {
     await this.batcher.drain();
-    await this.session.release();
+    await this.pool.close();
   }
 }
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import * as ort from 'onnxruntime-node';
-import { InferenceBatcher, type BatcherOptions, type PaddedBatch } from './batcher.js';
-import { createSession, type EncoderOptions } from './encoder.js';
+import { InferenceBatcher, type BatcherOptions } from './batcher.js';
+import type { EncoderOptions } from './encoder.js';
+import { InferencePool } from './inference-pool.js';
 import { MenuTokenizer } from './tokenizer.js';
 import type { BuiltModel } from './model-files.js';
 import type { PairScorer } from '../match.js';
@@ -18,21 +18,28 @@ export class CrossEncoderScorer implements PairScorer {
 
   private constructor(
     readonly model: BuiltModel,
-    private readonly session: ort.InferenceSession,
+    private readonly pool: InferencePool,
     private readonly tokenizer: MenuTokenizer,
     private readonly calibration: { a: number; b: number },
     opts: BatcherOptions,
   ) {
     this.id = model.id;
-    this.batcher = new InferenceBatcher((b) => this.run(b), opts);
+    this.batcher = new InferenceBatcher(async (b) => {
+      const { data } = await pool.run(b);
+      return Array.from({ length: b.rows }, (_, r) => data.subarray(r, r + 1));
+    }, { ...opts, concurrency: pool.concurrency });
   }
 
   static async load(model: BuiltModel, opts: EncoderOptions): Promise<CrossEncoderScorer> {
     if (!model.calibration) throw new Error(`reranker ${model.id} has no calibration in the build manifest`);
-    const session = await createSession(join(model.dir, model.file ?? 'reranker-int8.onnx'), opts);
+    const pool = await InferencePool.start({
+      workers: opts.inferenceWorkers,
+      session: { path: join(model.dir, model.file ?? 'reranker-int8.onnx'), intraOpThreads: opts.intraOpThreads, executionProvider: opts.executionProvider },
+      what: { kind: 'cross-encoder' },
+    });
     // Pairs are two names: twice the single-text budget.
     const tokenizer = new MenuTokenizer(model.dir, Math.min(512, opts.maxSequenceTokens * 2));
-    return new CrossEncoderScorer(model, session, tokenizer, model.calibration, opts);
+    return new CrossEncoderScorer(model, pool, tokenizer, model.calibration, opts);
   }
 
   async score(pairs: readonly (readonly [string, string])[]): Promise<number[]> {
@@ -59,19 +66,8 @@ export class CrossEncoderScorer implements PairScorer {
     return out;
   }
 
-  private async run(b: PaddedBatch): Promise<Float32Array[]> {
-    const dims = [b.rows, b.seqLen];
-    const result = await this.session.run({
-      input_ids: new ort.Tensor('int64', b.inputIds, dims),
-      attention_mask: new ort.Tensor('int64', b.attentionMask, dims),
-      token_type_ids: new ort.Tensor('int64', b.tokenTypeIds, dims),
-    });
-    const logits = result.logits!.data as Float32Array;
-    return Array.from({ length: b.rows }, (_, r) => Float32Array.of(logits[r]!));
-  }
-
   async close(): Promise<void> {
     await this.batcher.drain();
-    await this.session.release();
+    await this.pool.close();
   }
 }
