@@ -50,7 +50,9 @@ function microBenches(cleanMod, tokenizerMod, realNames, random) {
   const lexicon = timeSync(() => cleanMod.getTextCleaner());
   const cleanRuns = [];
   let cleaned = [];
-  for (let r = 0; r < RUNS.micro; r++) cleanRuns.push(timeSync(() => (cleaned = pool.map((t) => cleanMod.clean(t).text))));
+  // cleanUncached: the server remembers recent inputs (a repeat costs a lookup); this times the cleaning itself.
+  const cleaner = cleanMod.getTextCleaner();
+  for (let r = 0; r < RUNS.micro; r++) cleanRuns.push(timeSync(() => (cleaned = pool.map((t) => cleaner.cleanUncached(t).text))));
   // The first pass fills the cleaner's fuzzy-correction memo; the median of the rest is the steady state a server sees.
   const steady = cleanRuns.slice(1);
   const cleanWall = median(steady.map((r) => r.wallMs));
@@ -59,15 +61,18 @@ function microBenches(cleanMod, tokenizerMod, realNames, random) {
 
   const tokenizer = new tokenizerMod.MenuTokenizer(join(REPO_ROOT, 'models/build/menu-minilm-l6-v0'), 64);
   const tokenRuns = [];
+  const batchRuns = [];
   let tokens = 0;
   for (let r = 0; r < RUNS.micro; r++) {
     tokens = 0;
     tokenRuns.push(timeSync(() => {
       for (const t of cleaned) tokens += tokenizer.encode(t).ids.length;
     }));
+    // What the server runs: a new tokenizer each run would time the word memo filling; the first run does that.
+    batchRuns.push(timeSync(() => tokenizer.encodeBatch(cleaned)));
   }
   const tokenWall = median(tokenRuns.map((r) => r.wallMs));
-  report(`tokenize10k_median_ms ${fmt(tokenWall)} (cpu ${fmt(median(tokenRuns.map((r) => r.cpuMs)))}; cleaned names, mean ${fmt(tokens / cleaned.length)} tokens incl. [CLS]/[SEP]; ${RUNS.micro} runs)`);
+  report(`tokenize10k_median_ms encodeBatch ${fmt(median(batchRuns.slice(1).map((r) => r.wallMs)))} (cpu ${fmt(median(batchRuns.slice(1).map((r) => r.cpuMs)))}; first run, filling its word memo, ${fmt(batchRuns[0].wallMs)}), one text at a time ${fmt(tokenWall)} (cpu ${fmt(median(tokenRuns.map((r) => r.cpuMs)))}); cleaned names, mean ${fmt(tokens / cleaned.length)} tokens incl. [CLS]/[SEP]; ${RUNS.micro} runs`);
   // Judged on CPU time: this is one thread of pure JS, so its CPU time is its idle-machine wall time.
   check(cleanCpu < TARGETS.clean10kMs, `clean 10k names ${fmt(cleanCpu)} ms cpu < ${TARGETS.clean10kMs} ms`, `clean 10k names ${fmt(cleanCpu)} ms cpu, target < ${TARGETS.clean10kMs} ms`);
   return { tokenizer, cleanWall, cleanCpu, tokenWall };

@@ -72,6 +72,7 @@ async function main() {
   const { MenuEncoder } = await dist('src/core/inference/encoder.js');
   const { createSession } = await dist('src/core/inference/runner.js');
   const { InferenceBatcher } = await dist('src/core/inference/batcher.js');
+  const { embeddingsJson } = await dist('src/core/vector-encoding.js');
   const { resolveBuiltModel } = await dist('src/core/inference/model-files.js');
   const ort = await import(pathToFileURL(join(REPO_ROOT, 'node_modules/onnxruntime-node/dist/index.js')).href);
 
@@ -114,8 +115,8 @@ async function main() {
     let padding = 0;
     for (let r = 0; r < runs; r++) {
       const raw = nextTexts(size);
-      const [cleanMs, cleaned, cleanCpu] = timeSync(() => raw.map((t) => cleaner.clean(t).text));
-      const [tokMs, seqs, tokCpu] = timeSync(() => cleaned.map((t) => tokenizer.encode(t)));
+      const [cleanMs, cleaned, cleanCpu] = timeSync(() => raw.map((t) => cleaner.cleanUncached(t).text));
+      const [tokMs, seqs, tokCpu] = timeSync(() => tokenizer.encodeBatch(cleaned).map((ids) => ({ ids })));
       const t0 = performance.now();
       const vectors = await encoder.encode(cleaned, DIMENSION);
       const encodeMs = performance.now() - t0;
@@ -126,7 +127,7 @@ async function main() {
         return v.map((x) => x / n);
       });
       const [projectionMs, , projectionCpu] = timeSync(() => unit.map((v) => encoder.project(v, DIMENSION)));
-      const [jsonMs, , jsonCpu] = timeSync(() => Buffer.from(JSON.stringify({ embeddings: vectors.map((v) => Array.from(v)), dimension: DIMENSION, count: vectors.length })));
+      const [jsonMs, , jsonCpu] = timeSync(() => embeddingsJson(vectors, DIMENSION, 'float'));
       for (const [key, session] of [['ortServed', servedSession], ['ortStock', stockSession]]) {
         const { batcher, timing } = timedOrtBatcher(InferenceBatcher, ort, session, DEFAULTS);
         await batcher.submit(seqs);
@@ -173,13 +174,16 @@ async function main() {
     }
     console.log(`ort${size}_by_max_batch_items_p50 ${sweep.join('; ')} (${reps} runs each)`);
   }
-  // Response serialisation, the bulk of a warm request: the server's way (Array.from + JSON.stringify), the same with
-  // components rounded to 1e-7, and pre-serialised per-vector fragments joined (what a cache of JSON text would do).
+  // Response serialisation, the bulk of a warm request: the server's writer (src/core/vector-encoding.ts), base64,
+  // Array.from + JSON.stringify (the previous way), the same with components rounded to 1e-7, and pre-serialised
+  // per-vector fragments joined (what a cache of JSON text would do).
   const jsonVectors = await encoder.encode(nextTexts(100).map((t) => cleaner.clean(t).text), DIMENSION);
   const round7 = (x) => Math.round(x * 1e7) / 1e7;
   const fragments = jsonVectors.map((v) => JSON.stringify(Array.from(v)));
   const serialisers = [
-    ['server', () => JSON.stringify({ embeddings: jsonVectors.map((v) => Array.from(v)), dimension: DIMENSION, count: jsonVectors.length })],
+    ['server (embeddingsJson, 9 decimals)', () => embeddingsJson(jsonVectors, DIMENSION, 'float')],
+    ['base64', () => embeddingsJson(jsonVectors, DIMENSION, 'base64')],
+    ['Array.from + JSON.stringify', () => JSON.stringify({ embeddings: jsonVectors.map((v) => Array.from(v)), dimension: DIMENSION, count: jsonVectors.length })],
     ['rounded 1e-7', () => JSON.stringify({ embeddings: jsonVectors.map((v) => Array.from(v, round7)), dimension: DIMENSION, count: jsonVectors.length })],
     ['cached fragments', () => `{"embeddings":[${fragments.join(',')}],"dimension":${DIMENSION},"count":${jsonVectors.length}}`],
   ];

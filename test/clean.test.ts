@@ -572,3 +572,13 @@ t.test('a letter held down folds to the word it spells', async (t) => {
   t.equal(clean('Mooooong Dal').text, 'Moong Dal');
   t.equal(clean('Coffee').text, 'Coffee', 'a real double letter is no run');
 });
+
+t.test('cleaning a repeated input returns the remembered result, identical to a fresh clean', async (t) => {
+  const { getTextCleaner } = await import('../src/core/text/clean.js');
+  const cleaner = getTextCleaner();
+  const input = 'Paneer Butter Masala [Serves 2] ₹299 Bestseller 🔥';
+  const first = cleaner.clean(input);
+  t.equal(cleaner.clean(input), first, 'the same object the second time');
+  t.same(cleaner.cleanUncached(input), first, 'equal to cleaning it afresh');
+  t.equal(first.text, 'Paneer Butter Masala');
+});

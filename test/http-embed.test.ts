@@ -99,6 +99,45 @@ t.test('/embed and /embed/batch through HTTP', async (t) => {
     t.equal(stats2.misses, stats1.misses, 'and no new miss');
   });
 
+  t.test('response formats: JSON numbers, base64 float32 (encoding_format) and binary float32 (Accept)', async (t) => {
+    const items = ['Chicken Dum Biryani', 'Gulab Jamun', 'Cold Coffee', 'Chicken Dum Biryani'];
+    for (const path of ['/embed', '/embed/batch']) {
+      const float = await call(base, 'POST', path, { items, dimension: 256 }, auth);
+      const b64 = await call(base, 'POST', path, { items, dimension: 256, encoding_format: 'base64' }, auth);
+      t.equal(b64.status, 200);
+      t.equal(b64.headers.get('content-type'), 'application/json');
+      t.same([b64.body.dimension, b64.body.count], [256, 4]);
+      const decoded = (b64.body.embeddings as string[]).map((e) => {
+        const bytes = Buffer.from(e, 'base64');
+        t.equal(bytes.length, 256 * 4, `${path}: a base64 vector is 256 little-endian float32`);
+        return Array.from({ length: 256 }, (_, i) => bytes.readFloatLE(i * 4));
+      });
+      const worst = Math.max(...decoded.flatMap((v, i) => v.map((x, k) => Math.abs(x - float.body.embeddings[i][k]))));
+      t.ok(worst <= 5e-10, `${path}: JSON numbers are the float32 values to 9 decimals (worst ${worst})`);
+      t.same(decoded[3], decoded[0], 'a repeated item has the same vector');
+
+      const res = await fetch(base + path, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', accept: 'application/octet-stream' }, body: JSON.stringify({ items, dimension: 256 }) });
+      t.equal(res.status, 200);
+      t.equal(res.headers.get('content-type'), 'application/octet-stream');
+      t.equal(res.headers.get('x-embedding-count'), '4');
+      t.equal(res.headers.get('x-embedding-dimension'), '256');
+      const body = Buffer.from(await res.arrayBuffer());
+      t.equal(body.length, 4 * 256 * 4, 'count × dimension float32, nothing else');
+      const binary = Array.from({ length: 4 }, (_, r) => Array.from({ length: 256 }, (_, i) => body.readFloatLE((r * 256 + i) * 4)));
+      t.same(binary, decoded, `${path}: the binary body holds the very floats base64 encodes`);
+    }
+    const negotiate = async (accept: string): Promise<string | null> =>
+      (await fetch(base + '/embed', { method: 'POST', headers: { ...auth, 'content-type': 'application/json', accept }, body: JSON.stringify({ items: ['Masala Dosa'] }) })).headers.get('content-type');
+    t.equal(await negotiate('application/json, application/octet-stream'), 'application/json', 'JSON listed first wins a tie');
+    t.equal(await negotiate('application/octet-stream, application/json'), 'application/octet-stream', 'binary listed first wins a tie');
+    t.equal(await negotiate('application/octet-stream;q=0.5, application/json'), 'application/json', 'the higher quality wins');
+    t.equal(await negotiate('*/*'), 'application/json');
+    const refused = await fetch(base + '/embed', { method: 'POST', headers: { ...auth, 'content-type': 'application/json', accept: 'application/octet-stream' }, body: JSON.stringify({ items: [] }) });
+    t.equal(refused.status, 422);
+    t.equal(refused.headers.get('content-type'), 'application/json', 'errors are JSON whatever the Accept header');
+    t.equal(((await refused.json()) as { code: string }).code, 'validation_error');
+  });
+
   t.test('errors: status, code and detail', async (t) => {
     const cases: [string, string, string, unknown, Record<string, string>, number, string][] = [
       ['no key', 'POST', '/embed', { items: ['x'] }, {}, 401, 'unauthorized'],
@@ -111,6 +150,7 @@ t.test('/embed and /embed/batch through HTTP', async (t) => {
       ['dimension as string', 'POST', '/embed', { items: ['x'], dimension: '128' }, auth, 422, 'validation_error'],
       ['dimension 100', 'POST', '/embed', { items: ['x'], dimension: 100 }, auth, 400, 'invalid_parameter'],
       ['dimension 128.5', 'POST', '/embed', { items: ['x'], dimension: 128.5 }, auth, 400, 'invalid_parameter'],
+      ['encoding_format binary', 'POST', '/embed', { items: ['x'], encoding_format: 'binary' }, auth, 422, 'validation_error'],
       ['zero items', 'POST', '/embed', { items: [] }, auth, 422, 'validation_error'],
       ['513 items', 'POST', '/embed', { items: Array(513).fill('x') }, auth, 422, 'validation_error'],
       ['5001 batch items', 'POST', '/embed/batch', { items: Array(5001).fill('x') }, auth, 422, 'validation_error'],

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { AccessGate, CallAdmission, CallerPrincipal } from '../core/access-gate.js';
 import { ApiError, ERROR_CODES, isApiError } from '../core/errors.js';
 import type { Services } from '../core/services.js';
-import type { Route } from '../routes/route.js';
+import { RawResponse, type Route } from '../routes/route.js';
 import { ENDPOINTS, type MeteredBody } from '../core/accounts/plans.js';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -59,6 +59,7 @@ export async function startHttpServer(opts: {
     const incomingId = req.getHeader('x-request-id');
     const requestId = /^[\w.-]{1,64}$/.test(incomingId) ? incomingId : randomUUID();
     const contentLength = Number(req.getHeader('content-length') || 0);
+    const accept = req.getHeader('accept');
 
     let aborted = false;
     let admission: CallAdmission | null = null;
@@ -81,12 +82,14 @@ export async function startHttpServer(opts: {
     // finished, so a draining shutdown never cuts a response it already promised.
     const send = (reply: Reply): void => {
       if (aborted) return finish();
-      const payload = Buffer.from(JSON.stringify(reply.body));
+      const raw = reply.body instanceof RawResponse ? reply.body : null;
+      const payload = raw ? (typeof raw.body === 'string' ? Buffer.from(raw.body) : raw.body) : Buffer.from(JSON.stringify(reply.body));
       const total = payload.length;
       res.cork(() => {
         res.writeStatus(`${reply.status} ${STATUS_TEXT[reply.status] ?? ''}`);
-        res.writeHeader('Content-Type', 'application/json');
+        res.writeHeader('Content-Type', raw ? raw.contentType : 'application/json');
         res.writeHeader('X-Request-Id', requestId);
+        if (raw) for (const [k, v] of Object.entries(raw.headers)) res.writeHeader(k, v);
         for (const [k, v] of Object.entries(reply.headers)) res.writeHeader(k, v);
         const startOffset = res.getWriteOffset();
         const [, done] = res.tryEnd(payload, total);
@@ -175,6 +178,7 @@ export async function startHttpServer(opts: {
         services,
         isOperator: principal?.isOperator ?? false,
         balance: () => gate.balance(principal!),
+        accept,
       });
       if (aborted) {
         await admission?.release();

@@ -13,6 +13,39 @@ export interface RouteContext {
   readonly isOperator: boolean;
   /** The caller's account balance (for /balance), from the access gate. */
   balance(): Promise<CallerBalance>;
+  /** The request's Accept header, for routes that can answer in more than one format (absent: JSON). */
+  readonly accept?: string;
+}
+
+/** A response body the route wrote itself: binary vectors, or JSON written straight from typed arrays. */
+export class RawResponse {
+  constructor(
+    readonly contentType: string,
+    readonly body: string | Buffer,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {}
+}
+
+/**
+ * Whether the Accept header prefers `type` to JSON: the higher quality wins, an equal one goes to the type listed
+ * first; no Accept header, or `*\/*`, means JSON.
+ */
+export function prefers(accept: string | undefined, type: string): boolean {
+  if (!accept) return false;
+  let best: { q: number; index: number } | null = null;
+  let json: { q: number; index: number } | null = null;
+  accept.split(',').forEach((part, index) => {
+    const [media, ...params] = part.trim().toLowerCase().split(';');
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const q = qParam ? Number(qParam.slice(2)) : 1;
+    if (!Number.isFinite(q) || q <= 0) return;
+    if (media === type && (!best || q > best.q)) best = { q, index };
+    if ((media === 'application/json' || media === 'application/*' || media === '*/*') && (!json || q > json.q)) json = { q, index };
+  });
+  const b = best as { q: number; index: number } | null;
+  const j = json as { q: number; index: number } | null;
+  if (!b) return false;
+  return !j || b.q > j.q || (b.q === j.q && b.index < j.index);
 }
 
 /**
@@ -29,6 +62,7 @@ export interface Route<Req = unknown, Res = unknown> {
   readonly needsModels: boolean;
   /** Type check (422) then value and limit checks (400/422); throws ApiError. */
   parse(body: unknown): Req;
+  /** The JSON response object, or a RawResponse (written as it is) for the routes that answer otherwise. */
   handle(req: Req, ctx: RouteContext): Promise<Res>;
 }
 

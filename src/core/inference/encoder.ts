@@ -104,7 +104,7 @@ export class MenuEncoder {
     if (todo.size > 0) {
       const unique = [...todo.keys()];
       this.misses += unique.length;
-      const vectors = await this.batcher.submit(unique.map((t) => ({ ids: this.tokenizer.encode(t).ids, dimension })));
+      const vectors = await this.batcher.submit(this.tokenizer.encodeBatch(unique).map((ids) => ({ ids, dimension })));
       unique.forEach((text, u) => {
         const vec = vectors[u]!;
         this.cache?.set(`${this.model.id}|${dimension}|${text}`, vec);

@@ -7,14 +7,19 @@ export interface TokenizedText {
   readonly ids: readonly number[];
 }
 
+/** Distinct space-separated words remembered by encodeBatch; past it the memo starts over. */
+const WORD_MEMO_LIMIT = 200_000;
+
 /**
  * WordPiece tokenisation for the BERT encoders. @huggingface/tokenizers 0.2.0 has no batch or padding API, so this
- * returns unpadded ids and the batcher pads each micro-batch to its own longest sequence.
+ * returns unpadded ids and the inference runner pads each run to its own longest sequence.
  */
 export class MenuTokenizer {
   private readonly tokenizer: Tokenizer;
   private readonly clsId: number;
   private readonly sepId: number;
+  /** Word → its WordPiece ids (without [CLS]/[SEP]). */
+  private readonly wordIds = new Map<string, readonly number[]>();
 
   constructor(modelDir: string, private readonly maxTokens: number) {
     const json = JSON.parse(readFileSync(join(modelDir, 'tokenizer.json'), 'utf8')) as object;
@@ -29,6 +34,34 @@ export class MenuTokenizer {
     const ids = this.tokenizer.encode(text).ids;
     if (ids.length <= this.maxTokens) return { ids };
     return { ids: [...ids.slice(0, this.maxTokens - 1), this.sepId] };
+  }
+
+  /**
+   * The ids of many texts, equal to encode() on each (test/tokenizer.test.ts checks it), from a memo of their
+   * space-separated words: BERT's normaliser (clean-up, CJK spacing, accent stripping, lower case) works character by
+   * character and its pre-tokeniser splits at every space, so a text's ids are its words' ids end to end. Menu names
+   * reuse a few thousand words, so a batch mostly costs memo lookups.
+   */
+  encodeBatch(texts: readonly string[]): number[][] {
+    return texts.map((text) => {
+      const ids = [this.clsId];
+      for (const word of text.split(' ')) {
+        if (word === '') continue;
+        const piece = this.wordIds.get(word) ?? this.rememberWord(word);
+        for (const id of piece) ids.push(id);
+        if (ids.length >= this.maxTokens) break;
+      }
+      if (ids.length >= this.maxTokens) ids.length = this.maxTokens - 1;
+      ids.push(this.sepId);
+      return ids;
+    });
+  }
+
+  private rememberWord(word: string): readonly number[] {
+    const ids = this.tokenizer.encode(word).ids.slice(1, -1);
+    if (this.wordIds.size >= WORD_MEMO_LIMIT) this.wordIds.clear();
+    this.wordIds.set(word, ids);
+    return ids;
   }
 
   /** A [CLS] a [SEP] b [SEP] pair for cross-encoders, with token type ids; b is truncated first. */
