@@ -24,6 +24,7 @@ made them. This build verifies each delta's sha256, merges it with numpy and nev
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import glob
 import hashlib
 import json
@@ -41,13 +42,13 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from exporter.bert_onnx import (BertConfig, build_bert_graph, build_cross_encoder_graph,  # noqa: E402
-                                reference_cross_encoder, reference_forward)
+from exporter.bert_onnx import (HEAD_PREFIX, BertConfig, EmbeddingHead, build_bert_graph,  # noqa: E402
+                                build_cross_encoder_graph, reference_cross_encoder, reference_forward)
 
 CACHE = HERE / "cache"
 BUILD = HERE / "build"
 LOCK = BUILD / "manifest.lock.json"
-BUILD_VERSION = 5  # bump when the build's outputs change meaning
+BUILD_VERSION = 6  # bump when the build's outputs change meaning
 HELD_OUT_PAIRS = HERE / "train" / "eval" / "pairs.tsv"
 
 
@@ -115,11 +116,17 @@ def mean_pool(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
 
 
+_SESSIONS: dict[tuple[str, float], object] = {}
+
+
 def run_session(path: Path, ids, mask, types, output: str = "last_hidden_state") -> np.ndarray:
     import onnxruntime as ort
-    so = ort.SessionOptions()
-    so.intra_op_num_threads = 2
-    sess = ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+    key = (str(path), path.stat().st_mtime)
+    sess = _SESSIONS.get(key)
+    if sess is None:
+        so = ort.SessionOptions()
+        so.intra_op_num_threads = 2
+        sess = _SESSIONS[key] = ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
     return sess.run([output], {"input_ids": ids, "attention_mask": mask, "token_type_ids": types})[0]
 
 
@@ -141,28 +148,100 @@ def committed_delta(spec: dict, model_id: str) -> Path:
     return folder
 
 
-def load_weights(spec: dict, base: Path, model_id: str) -> dict[str, np.ndarray]:
-    """Base safetensors, plus the model's trained delta merged in with numpy when the manifest names one."""
+def load_weights(spec: dict, base: Path, model_id: str, manifest: dict | None = None) -> dict[str, np.ndarray]:
+    """Base safetensors, plus the model's trained delta merged in with numpy when the manifest names one. A student
+    (`teacher` in the manifest) starts from its teacher's merged weights, keeps the layers its delta's config lists
+    (renumbered in that order), then merges its own delta."""
     from safetensors.numpy import load_file
+    from exporter.merge_delta import merge_delta, select_layers  # noqa: WPS433 (only needed for tuned models)
+    if spec.get("teacher"):
+        teacher_id = spec["teacher"]
+        teacher_spec = (manifest or {}).get("models", {}).get(teacher_id)
+        if not teacher_spec:
+            raise SystemExit(f"[models] {model_id}: its teacher {teacher_id} is not in models/manifest.json")
+        delta = committed_delta(spec, model_id)
+        config = json.loads((delta / "config.json").read_text())
+        teacher_delta = committed_delta(teacher_spec, teacher_id)
+        teacher_sha = sha256(teacher_delta / "delta.safetensors")
+        if config.get("teacher") != teacher_id or config.get("teacher_delta_sha256") != teacher_sha:
+            raise SystemExit(f"[models] {model_id}: distilled from {config.get('teacher')} (delta {config.get('teacher_delta_sha256')}), "
+                             f"but the manifest's teacher is {teacher_id} (delta {teacher_sha}): retrain the student")
+        weights = select_layers(load_weights(teacher_spec, base, teacher_id, manifest), config["layers"])
+        weights = merge_delta(weights, delta, base_model_file=base / "model.safetensors")
+        log(f"{model_id}: layers {config['layers']} of {teacher_id}, merged delta {delta.relative_to(ROOT)}")
+        return weights
     weights = load_file(str(base / "model.safetensors"))
     if spec.get("delta"):
-        from exporter.merge_delta import merge_delta  # noqa: WPS433 (only needed for tuned models)
         delta = committed_delta(spec, model_id)
         weights = merge_delta(weights, delta, base_model_file=base / "model.safetensors")
         log(f"{model_id}: merged delta {delta.relative_to(ROOT)}")
     return weights
 
 
-def quantize_int8(fp32_path: Path, int8_path: Path, keep_fp32_parts: list[str]) -> None:
+def quantize_int8(fp32_path: Path, int8_path: Path, keep_fp32_parts: list[str]) -> list[str]:
+    """Dynamic int8 (activations quantised per run, weights per output channel) of every MatMul but the listed parts
+    (`ff2` for every layer's, `l3.ff2` for one) and the embedding head; returns the MatMuls kept fp32.
+
+    Measured on the fused graph (v0, 200 parity strings / 2000 real names, min cosine to fp32): every MatMul int8
+    0.988 / 0.973; ff2 kept fp32 0.992 / 0.983. Static (calibrated QDQ) activation scales were worse, 0.981 / 0.954-0.960
+    whatever the calibration (min-max, entropy, percentile over 512-1024 real names): a run's own range fits short menu
+    names better than one range for all of them. And ONNX Runtime 1.31 turns QDQ MatMuls with per-channel weights into
+    weight-only MatMulNBits that compute in fp32, as slow as the fp32 graph."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
     import onnx
-    # The FFN output projections (ff2) read GELU outputs, whose heavy-tailed range is what per-tensor uint8
-    # activation quantisation handles worst: int8 everywhere measured min cosine 0.987 on the parity strings,
-    # keeping the six ff2 MatMuls in fp32 0.993 at ~25% more latency (still ~1.3x faster than fp32).
     graph_matmuls = [n.name for n in onnx.load(str(fp32_path)).graph.node if n.op_type == "MatMul"]
-    keep_fp32 = [n for n in graph_matmuls if any(n.startswith(f"{part}.") or f".{part}." in n for part in keep_fp32_parts)]
+    keep_fp32 = [n for n in graph_matmuls if n.startswith(HEAD_PREFIX)
+                 or any(n.startswith(f"{part}.") or f".{part}." in n for part in keep_fp32_parts)]
     quantize_dynamic(str(fp32_path), str(int8_path), per_channel=True, weight_type=QuantType.QInt8,
-                     op_types_to_quantize=["MatMul"], nodes_to_exclude=keep_fp32)
+                     op_types_to_quantize=["MatMul"], nodes_to_exclude=keep_fp32,
+                     extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
+    return [n for n in keep_fp32 if not n.startswith(HEAD_PREFIX)]
+
+
+# What each kernel ONNX Runtime runs computes in, for the precision report. Kernels not listed move or reshape data.
+INT8_KERNELS = {"MatMulIntegerToFloat", "DynamicQuantizeMatMul", "MatMulInteger", "QLinearMatMul", "QAttention",
+                "DynamicQuantizeLinear", "QuantizeLinear", "DequantizeLinear"}
+FP32_KERNELS = {"MatMul", "FusedMatMul", "Gemm", "MultiHeadAttention", "Attention", "SkipLayerNormalization",
+                "LayerNormalization", "BiasGelu", "Gelu", "FastGelu", "Softmax", "Erf", "Add", "Mul", "Sub", "Div",
+                "ReduceSum", "LpNormalization", "Tanh", "Sqrt", "Pow", "ReduceMean"}
+
+
+def precision_report(model_path: Path, kept_fp32: list[str]) -> dict:
+    """Which kernels ONNX Runtime runs for the graph after its own optimisations (the session the server makes, level
+    'all'), grouped by the precision they compute in, and the share of the per-token linear-layer multiply-adds done
+    in int8 (attention's score and context products, which grow with the sequence, are fp32 inside MultiHeadAttention)."""
+    import tempfile
+    import onnx
+    import onnxruntime as ort
+    from onnx import numpy_helper
+    with tempfile.TemporaryDirectory() as tmp:
+        optimised = Path(tmp) / "optimised.onnx"
+        so = ort.SessionOptions()
+        so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        so.optimized_model_filepath = str(optimised)
+        so.intra_op_num_threads = 1
+        ort.InferenceSession(str(model_path), so, providers=["CPUExecutionProvider"])
+        graph = onnx.load(str(optimised)).graph
+    by_precision: dict[str, dict[str, int]] = {"int8": {}, "fp32": {}, "data movement": {}}
+    for node in graph.node:
+        group = "int8" if node.op_type in INT8_KERNELS else "fp32" if node.op_type in FP32_KERNELS else "data movement"
+        by_precision[group][node.op_type] = by_precision[group].get(node.op_type, 0) + 1
+    # Linear-layer multiply-adds per token: the weight sizes of the (quantised or float) projection matrices.
+    source = onnx.load(str(model_path)).graph
+    inits = {i.name: i for i in source.initializer}
+    macs = {"int8": 0, "fp32": 0}
+    for node in source.node:
+        if node.op_type in ("MatMulInteger", "MatMulIntegerToFloat", "DynamicQuantizeMatMul", "MatMul") and len(node.input) > 1:
+            weight = inits.get(node.input[1])
+            if weight is None or node.name.startswith(HEAD_PREFIX):
+                continue
+            size = int(np.prod(weight.dims))
+            macs["fp32" if node.op_type == "MatMul" else "int8"] += size
+    # quantize_dynamic names the quantised weights <name>_quantized; the float ones keep theirs.
+    total = macs["int8"] + macs["fp32"]
+    return {"kernels": {k: dict(sorted(v.items())) for k, v in by_precision.items()},
+            "linear_macs_int8_share": round(macs["int8"] / total, 4) if total else 0.0,
+            "fp32_matmuls": kept_fp32}
 
 
 def encode_pairs(tok, pairs: list[tuple[str, str]]):
@@ -251,6 +330,19 @@ def build_projection(fp32_path: Path, tok, out_dir: Path, texts: list[str]) -> d
     }
 
 
+def read_f32(path: Path) -> np.ndarray:
+    return np.frombuffer(path.read_bytes(), dtype="<f4").copy()
+
+
+def embed_with(path: Path, tok, texts: list[str], output: str, batch: int = 128) -> np.ndarray:
+    """Vectors from a graph's embedding_<d> output (pooled and normalised in the graph), in batches."""
+    out = []
+    for i in range(0, len(texts), batch):
+        ids, mask, types = encode_batch(tok, texts[i:i + batch])
+        out.append(run_session(path, ids, mask, types, output=output).astype(np.float64))
+    return np.concatenate(out)
+
+
 def build_encoder(model_id: str, spec: dict, manifest: dict, sources: dict[str, Path]) -> dict:
     import onnx
 
@@ -258,52 +350,89 @@ def build_encoder(model_id: str, spec: dict, manifest: dict, sources: dict[str, 
     out_dir = BUILD / model_id
     out_dir.mkdir(parents=True, exist_ok=True)
     cfg_json = json.loads((base / "config.json").read_text())
-    cfg = BertConfig.from_hf(cfg_json)
-    weights = load_weights(spec, base, model_id)
+    weights = load_weights(spec, base, model_id, manifest)
+    layers = len({k.split(".")[2] for k in weights if k.startswith("encoder.layer.")})
+    cfg = dataclasses.replace(BertConfig.from_hf(cfg_json), num_layers=layers)
+    mode = spec.get("dimension_mode", "pca")
 
+    # 1. The encoder alone (fused kernels), checked against the numpy reference.
     t0 = time.time()
-    fp32_path = out_dir / "encoder-fp32.onnx"
-    onnx.save(build_bert_graph(weights, cfg, graph_name=model_id), str(fp32_path))
+    body_path = out_dir / "encoder-body-fp32.onnx"
+    onnx.save(build_bert_graph(weights, cfg, graph_name=model_id, fused=True), str(body_path))
     log(f"{model_id}: fp32 graph exported in {time.time() - t0:.1f}s")
-
     tok = load_tokenizer(base / "tokenizer.json")
     parity_texts = read_lines(HERE / "parity_strings.txt")
     ids, mask, types = encode_batch(tok, parity_texts[:24])
     ref = mean_pool(reference_forward(weights, cfg, ids, mask, types), mask)
-    got = mean_pool(run_session(fp32_path, ids, mask, types), mask)
+    got = mean_pool(run_session(body_path, ids, mask, types), mask)
     fp32_min = float((ref * got).sum(1).min())
     gate = manifest["parity"]["fp32_vs_reference_min_cosine"]
     log(f"{model_id}: fp32 graph vs numpy reference, min cosine {fp32_min:.6f} (gate {gate})")
     if fp32_min < gate:
         raise SystemExit(f"[models] parity gate failed: fp32 graph vs reference {fp32_min:.6f} < {gate}")
 
-    int8_path = out_dir / "encoder-int8.onnx"
-    quantize_int8(fp32_path, int8_path, spec.get("int8_keep_fp32", []))
-    ids, mask, types = encode_batch(tok, parity_texts)
-    e32 = mean_pool(run_session(fp32_path, ids, mask, types), mask)
-    e8 = mean_pool(run_session(int8_path, ids, mask, types), mask)
-    cos = (e32 * e8).sum(1)
-    gate8 = manifest["parity"]["int8_vs_fp32_min_cosine"]
-    log(f"{model_id}: int8 (per-channel) vs fp32 on {len(parity_texts)} strings: min cosine {cos.min():.4f}, mean {cos.mean():.4f} (gate {gate8})")
-    if cos.min() < gate8:
-        raise SystemExit(f"[models] parity gate failed: int8 vs fp32 min cosine {cos.min():.4f} < {gate8}")
-
+    # 2. The PCA projection from its vectors, then the served graph: encoder + pooling + projection in one.
     shutil.copy(base / "tokenizer.json", out_dir / "tokenizer.json")
     shutil.copy(base / "tokenizer_config.json", out_dir / "tokenizer_config.json")
-    projection = build_projection(fp32_path, tok, out_dir, knowledge_texts() or parity_texts)
-    log(f"{model_id}: PCA projection from {projection['texts']} texts, explained variance 256={projection['explained_variance_256']:.3f} 128={projection['explained_variance_128']:.3f}")
+    kb_texts = knowledge_texts()
+    if spec.get("teacher"):
+        # A student serves 256/128 in its teacher's space (it was distilled through that projection): the same
+        # projection, so the teacher's vectors and its own stay comparable at every dimension.
+        teacher_dir = BUILD / spec["teacher"]
+        for name in ("projection.mean.f32", "projection.components.f32"):
+            if not (teacher_dir / name).exists():
+                raise SystemExit(f"[models] {model_id}: its teacher's {teacher_dir / name} is missing (the teacher builds first)")
+            shutil.copy(teacher_dir / name, out_dir / name)
+        projection = {"from_teacher": spec["teacher"]}
+        log(f"{model_id}: PCA projection of its teacher {spec['teacher']}")
+    else:
+        projection = build_projection(body_path, tok, out_dir, kb_texts or parity_texts)
+        log(f"{model_id}: PCA projection from {projection['texts']} texts, explained variance 256={projection['explained_variance_256']:.3f} 128={projection['explained_variance_128']:.3f}")
+    smaller = tuple(sorted((d for d in spec["dimensions"] if d < cfg.hidden_size), reverse=True))
+    head = EmbeddingHead(mode=mode, dimensions=smaller, mean=read_f32(out_dir / "projection.mean.f32"),
+                         components=read_f32(out_dir / "projection.components.f32").reshape(cfg.hidden_size, -1))
+    fp32_path = out_dir / "encoder-fp32.onnx"
+    onnx.save(build_bert_graph(weights, cfg, graph_name=model_id, fused=True, head=head), str(fp32_path))
+    # The head must give what pooling and projecting the hidden states gives (the server's fallback path).
+    ids, mask, types = encode_batch(tok, parity_texts)
+    pooled = mean_pool(run_session(body_path, ids, mask, types), mask)
+    head_min = float((pooled * run_session(fp32_path, ids, mask, types, output=f"embedding_{cfg.hidden_size}")).sum(1).min())
+    if head_min < 0.99999:
+        raise SystemExit(f"[models] {model_id}: the graph's pooled vector differs from pooling its hidden states (min cosine {head_min:.6f})")
+    body_path.unlink()
+
+    # 3. int8, gated on the 200 parity strings; the knowledge base's names are reported beside them.
+    int8_path = out_dir / "encoder-int8.onnx"
+    kept = quantize_int8(fp32_path, int8_path, spec.get("int8_keep_fp32", []))
+    full = f"embedding_{cfg.hidden_size}"
+    cos = (embed_with(fp32_path, tok, parity_texts, full) * embed_with(int8_path, tok, parity_texts, full)).sum(1)
+    sample = kb_texts[:: max(1, len(kb_texts) // 2000)]
+    cos_kb = (embed_with(fp32_path, tok, sample, full) * embed_with(int8_path, tok, sample, full)).sum(1) if sample else cos
+    small = f"embedding_{min(spec['dimensions'])}"
+    cos_small = (embed_with(fp32_path, tok, parity_texts, small) * embed_with(int8_path, tok, parity_texts, small)).sum(1)
+    gate8 = manifest["parity"]["int8_vs_fp32_min_cosine"]
+    log(f"{model_id}: int8 (per-channel) vs fp32 on {len(parity_texts)} strings: min cosine {cos.min():.4f}, mean {cos.mean():.4f} "
+        f"(gate {gate8}); at {min(spec['dimensions'])}: min {cos_small.min():.4f}; {len(sample)} knowledge-base names: min {cos_kb.min():.4f}, mean {cos_kb.mean():.4f}")
+    if cos.min() < gate8:
+        raise SystemExit(f"[models] parity gate failed: int8 vs fp32 min cosine {cos.min():.4f} < {gate8}")
+    report = precision_report(int8_path, kept)
+    log(f"{model_id}: kernels by precision {json.dumps(report['kernels'])}; {100 * report['linear_macs_int8_share']:.0f}% of the linear-layer multiply-adds in int8")
     return {
         "role": spec["role"],
         "delta": spec.get("delta"),
-        "dimension_mode": spec.get("dimension_mode", "pca"),
+        "dimension_mode": mode,
         "hidden_size": cfg.hidden_size,
+        "num_layers": cfg.num_layers,
+        **({"teacher": spec["teacher"]} if spec.get("teacher") else {}),
         "dimensions": spec["dimensions"],
         "file": int8_path.name,
         # What the served graph computes in: int8 MatMuls, with the parts the parity gate keeps in fp32 named.
         "precision": "int8",
         "fp32_parts": spec.get("int8_keep_fp32", []),
+        "precision_report": report,
         "parity": {"fp32_vs_reference_min_cosine": fp32_min, "int8_vs_fp32_min_cosine": float(cos.min()),
-                   "int8_vs_fp32_mean_cosine": float(cos.mean())},
+                   "int8_vs_fp32_mean_cosine": float(cos.mean()), f"int8_vs_fp32_min_cosine_{min(spec['dimensions'])}": float(cos_small.min()),
+                   "int8_vs_fp32_min_cosine_knowledge_names": float(cos_kb.min()), "knowledge_names": len(sample)},
         "projection": projection,
     }
 
@@ -319,7 +448,7 @@ def build_reranker(model_id: str, spec: dict, manifest: dict, sources: dict[str,
 
     t0 = time.time()
     fp32_path = out_dir / "reranker-fp32.onnx"
-    onnx.save(build_cross_encoder_graph(weights, cfg, graph_name=model_id), str(fp32_path))
+    onnx.save(build_cross_encoder_graph(weights, cfg, graph_name=model_id, fused=True), str(fp32_path))
     log(f"{model_id}: fp32 cross-encoder graph exported in {time.time() - t0:.1f}s")
 
     tok = load_tokenizer(base / "tokenizer.json")
@@ -387,6 +516,7 @@ def build_reranker(model_id: str, spec: dict, manifest: dict, sources: dict[str,
         "file": served.name,
         "precision": "int8" if quantised else "fp32",
         "fp32_parts": spec.get("int8_keep_fp32", []) if quantised else ["all"],
+        "precision_report": precision_report(served, spec.get("int8_keep_fp32", []) if quantised else ["all"]),
         "calibration": {"a": a, "b": b},
         "calibration_fitted_on": f"{len(pairs)} held-out pairs (models/train/eval/pairs.tsv), {served.name} logits",
         "parity": parity,

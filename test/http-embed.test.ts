@@ -32,7 +32,7 @@ t.test('/embed and /embed/batch through HTTP', async (t) => {
     // What is really served: each model as the build lock describes it, and whether this process loaded it.
     const lock = JSON.parse(readFileSync(join(BUILD_DIR, 'manifest.lock.json'), 'utf8')) as {
       serve: Record<string, string | null>;
-      models: Record<string, { precision: string }>;
+      models: Record<string, { precision: string; precision_report?: unknown }>;
     };
     const byRole = new Map((diag.body.models as { role: string; id: string; precision: string; loaded: boolean }[]).map((m) => [m.role, m]));
     for (const [role, id] of Object.entries(lock.serve)) {
@@ -41,8 +41,12 @@ t.test('/embed and /embed/batch through HTTP', async (t) => {
       t.equal(served?.id, id, `${role}: the id the build serves`);
       t.equal(served?.precision, lock.models[id]!.precision, `${role}: precision as built (${lock.models[id]!.precision})`);
       t.equal(served?.loaded, true, `${role}: loaded`);
+      t.same((served as { precision_report?: unknown } | undefined)?.precision_report, lock.models[id]!.precision_report ?? null, `${role}: which kernels run in which precision, as the build found them`);
     }
     t.equal(byRole.get('biencoder')?.precision, 'int8', 'the bi-encoder graph is int8');
+    const report = (byRole.get('biencoder') as { precision_report?: { kernels: Record<string, Record<string, number>>; linear_macs_int8_share: number } } | undefined)?.precision_report;
+    t.ok(report && Object.keys(report.kernels.int8 ?? {}).some((k) => /MatMul/.test(k)), 'int8 MatMul kernels are listed');
+    t.ok(report && report.linear_macs_int8_share > 0.5, `most linear-layer multiply-adds run in int8 (${report?.linear_macs_int8_share})`);
     const reranker = byRole.get('reranker');
     if (reranker) t.match(diag.body.reranker, new RegExp(`cross-encoder ${reranker.precision}`), 'the reranker status names the precision it was built in');
     const bad = await call(base, 'GET', '/health', undefined, { 'x-api-key': 'nope' });

@@ -4,6 +4,7 @@ import { InferencePool } from '../src/core/inference/inference-pool.js';
 import { MenuEncoder, dot } from '../src/core/inference/encoder.js';
 import { resolveBuiltModel } from '../src/core/inference/model-files.js';
 import { MenuTokenizer } from '../src/core/inference/tokenizer.js';
+import { projectInto } from '../src/core/inference/runner.js';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 
@@ -116,6 +117,31 @@ t.test('inference on worker threads', { skip: model ? false : 'models are not bu
     t.equal(a.offsets[1], 128);
     t.same(b.data, a.data, 'bit for bit the same vectors');
     t.same(c.data, a.data, 'from either worker');
+  });
+
+  t.test('the graph pools and projects as the JavaScript path does', async (t) => {
+    const m = projection(built);
+    const pool = await InferencePool.start({
+      workers: 0,
+      session: { path: join(built.dir, built.file ?? 'encoder-int8.onnx'), intraOpThreads: 1, executionProvider: 'cpu' },
+      what: { kind: 'encoder', hiddenSize: built.hiddenSize, dimensionMode: built.dimensionMode, ...m },
+    });
+    t.teardown(() => pool.close());
+    const ids = texts(24).map((s) => tokenizer.encode(s).ids);
+    const run = (dimension: number) => pool.run({
+      rows: ids.length, seqLen: Math.max(...ids.map((x) => x.length)), tokens: Int32Array.from(ids.flat()),
+      lengths: Uint16Array.from(ids.map((x) => x.length)), typeIds: null, dimensions: Uint16Array.from(ids.map(() => dimension)),
+    });
+    const full = await run(built.hiddenSize);
+    for (const d of [256, 128]) {
+      const small = await run(d);
+      let worst = 1;
+      for (let r = 0; r < ids.length; r++) {
+        const mine = projectInto(full.data.subarray(r * built.hiddenSize, (r + 1) * built.hiddenSize), new Float32Array(d), built.hiddenSize, built.dimensionMode, m.projMean, m.projComponents, m.projCols);
+        worst = Math.min(worst, dot(mine, small.data.subarray(r * d, (r + 1) * d)));
+      }
+      t.ok(worst > 0.99999, `${d}: the graph's vector equals projecting its ${built.hiddenSize}-d vector in JavaScript (min cosine ${worst})`);
+    }
   });
 
   t.test('an encoder on two workers splits a request across both and agrees with one on the main thread', async (t) => {

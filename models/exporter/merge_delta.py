@@ -73,3 +73,21 @@ def merge_delta(weights: dict[str, np.ndarray], delta_dir: Path, base_model_file
             raise ValueError(f"{delta_dir}: {name} shape {value.shape} does not match base {merged[target].shape}")
         merged[target] = value.astype(np.float32)
     return merged
+
+
+def select_layers(weights: dict[str, np.ndarray], layers: list[int]) -> dict[str, np.ndarray]:
+    """A student's starting weights: everything outside the encoder layers, and the listed layers renumbered 0..k-1 in
+    the given order (`encoder.layer.5.` becomes `encoder.layer.2.` for layers [0, 2, 5])."""
+    prefix = "bert." if any(k.startswith("bert.") for k in weights) else ""
+    layer_prefix = f"{prefix}encoder.layer."
+    out = {k: v for k, v in weights.items() if not k.startswith(layer_prefix)}
+    for new, old in enumerate(layers):
+        src = f"{layer_prefix}{old}."
+        found = False
+        for k, v in weights.items():
+            if k.startswith(src):
+                out[f"{layer_prefix}{new}.{k[len(src):]}"] = v
+                found = True
+        if not found:
+            raise ValueError(f"layer {old} is not in the weights")
+    return out

@@ -3,7 +3,7 @@ import { getTextCleaner, type CleanedText, type TextCleaner } from './text/clean
 import { loadQueryVocabulary, QuerySpeller } from './query-spelling.js';
 import { vocabularyWords } from './inference/tokenizer.js';
 import { MenuEncoder, type Dimension } from './inference/encoder.js';
-import { resolveBuiltModel, servedModelIds, type BuiltModel } from './inference/model-files.js';
+import { resolveBuiltModel, servedModelIds, type BuiltModel, type PrecisionReport } from './inference/model-files.js';
 import { CrossEncoderScorer } from './inference/reranker.js';
 import { classifierStatus as cuisineClassifierStatus } from './classify.js';
 import { vectorBackend } from '../native/index.js';
@@ -22,6 +22,9 @@ export interface ServedModel {
   precision: 'int8' | 'fp32' | null;
   /** Parts the int8 graph keeps in fp32 (empty for a pure fp32 graph: `precision` says it). */
   fp32_parts: string[];
+  /** Which kernels run in which precision (int8 / fp32 / data movement) and the int8 share of the linear layers'
+   * multiply-adds, as the build found them in ONNX Runtime's optimised graph; null for builds that predate it. */
+  precision_report: PrecisionReport | null;
   loaded: boolean;
 }
 
@@ -156,6 +159,7 @@ export class Services {
         id,
         precision: built?.precision ?? null,
         fp32_parts: [...(built?.fp32Parts ?? [])],
+        precision_report: built?.precisionReport ?? null,
         loaded: model !== undefined && model.id === id,
       });
     }

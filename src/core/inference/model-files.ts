@@ -21,6 +21,17 @@ export interface BuiltModel {
   /** What the served graph computes in, as the build wrote it: 'int8' (with `fp32Parts` kept fp32) or 'fp32'. */
   readonly precision: 'int8' | 'fp32';
   readonly fp32Parts: readonly string[];
+  /** The kernels ONNX Runtime runs for the served graph, by the precision they compute in, as the build measured it. */
+  readonly precisionReport: PrecisionReport | null;
+}
+
+export interface PrecisionReport {
+  /** Kernel type → how many, under "int8", "fp32" and "data movement". */
+  readonly kernels: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** Share of the per-token linear-layer multiply-adds computed in int8. */
+  readonly linear_macs_int8_share: number;
+  /** The projection MatMuls the parity gate keeps in fp32. */
+  readonly fp32_matmuls: readonly string[];
 }
 
 interface LockModel {
@@ -32,6 +43,7 @@ interface LockModel {
   file?: string;
   precision?: 'int8' | 'fp32';
   fp32_parts?: string[];
+  precision_report?: PrecisionReport;
 }
 
 interface Lock {
@@ -87,5 +99,6 @@ export function resolveBuiltModel(requested: string | undefined, role = 'biencod
     file: m.file ?? null,
     precision: m.precision ?? (m.file?.endsWith('-fp32.onnx') ? 'fp32' : 'int8'),
     fp32Parts: m.fp32_parts ?? [],
+    precisionReport: m.precision_report ?? null,
   };
 }

@@ -108,9 +108,12 @@ export class SessionRunner {
   private mask = new BigInt64Array(0);
   private types = new BigInt64Array(0);
   private pooled: Float32Array;
+  /** Dimensions the graph computes itself (outputs embedding_<d>: pooled, normalised, projected by the build). */
+  private readonly graphDimensions: ReadonlySet<number>;
 
   private constructor(private readonly session: ort.InferenceSession, private readonly what: RunnerKind) {
     this.pooled = new Float32Array(what.kind === 'encoder' ? what.hiddenSize : 0);
+    this.graphDimensions = new Set(session.outputNames.map((n) => /^embedding_(\d+)$/.exec(n)?.[1]).filter((d): d is string => d !== undefined).map(Number));
   }
 
   static async create(settings: SessionSettings, what: RunnerKind): Promise<SessionRunner> {
@@ -145,11 +148,18 @@ export class SessionRunner {
       }
     }
     const dims = [b.rows, b.seqLen];
-    const result = await this.session.run({
+    const feeds = {
       input_ids: new ort.Tensor('int64', ids, dims),
       attention_mask: new ort.Tensor('int64', mask, dims),
       token_type_ids: new ort.Tensor('int64', types, dims),
-    });
+    };
+    if (this.what.kind === 'encoder' && this.graphDimensions.size > 0) {
+      const wanted = new Set<number>();
+      for (let r = 0; r < b.rows; r++) wanted.add(b.dimensions?.[r] || this.what.hiddenSize);
+      // Only the vectors come back from the graph: the hidden states of every token are never copied out.
+      if ([...wanted].every((d) => this.graphDimensions.has(d))) return this.fromGraph(await this.session.run(feeds, [...wanted].map((d) => `embedding_${d}`)), b);
+    }
+    const result = await this.session.run(feeds);
     if (this.what.kind === 'cross-encoder') {
       const logits = result.logits!.data as Float32Array;
       const offsets = new Uint32Array(b.rows + 1);
@@ -157,6 +167,19 @@ export class SessionRunner {
       return { data: Float32Array.from(logits.subarray(0, b.rows)), offsets };
     }
     return this.poolAndProject(result.last_hidden_state!.data as Float32Array, b);
+  }
+
+  private fromGraph(result: ort.InferenceSession.ReturnType, b: TokenBatch): RunOutput {
+    const hidden = (this.what as Extract<RunnerKind, { kind: 'encoder' }>).hiddenSize;
+    const offsets = new Uint32Array(b.rows + 1);
+    for (let r = 0; r < b.rows; r++) offsets[r + 1] = offsets[r]! + (b.dimensions?.[r] || hidden);
+    const data = new Float32Array(offsets[b.rows]!);
+    for (let r = 0; r < b.rows; r++) {
+      const d = offsets[r + 1]! - offsets[r]!;
+      const all = result[`embedding_${d}`]!.data as Float32Array;
+      data.set(all.subarray(r * d, (r + 1) * d), offsets[r]!);
+    }
+    return { data, offsets };
   }
 
   private poolAndProject(hidden: Float32Array, b: TokenBatch): RunOutput {
