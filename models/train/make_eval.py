@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import os
 import random
 import re
 import sys
@@ -27,7 +28,8 @@ from menu_data import (EVAL_DIR, HOLDOUT_FILE, ROOT, dish_index, lexical_neighbo
 from eval_queries import QUERIES  # noqa: E402
 import concepts  # noqa: E402
 
-SHARED_DATA = ROOT.parent / "shared" / "data"
+# MENU_SHARED_DATA, as the eval reads it, for checkouts that are not beside ../shared/data.
+SHARED_DATA = Path(os.environ.get("MENU_SHARED_DATA", str(ROOT.parent / "shared" / "data")))
 EVAL_SEED = 20261122
 
 
