@@ -3,7 +3,7 @@
 // Usage: `npm install` once in bench/, build the server (repo root: `node scripts/setup.mjs && npx tspc -p tsconfig.json`),
 // then `npm run bench` (or `bash run.sh`). `--quick` cuts the run counts for a smoke test (numbers not comparable).
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,6 +14,7 @@ import { fmt, fmtRatio, median, percentile } from './lib/stats.mjs';
 import { processCpuMs } from './lib/cpu.mjs';
 import { BENCH_DIR, REPO_ROOT, DATA_DIR, THREADS, SEED, QUICK, SERVER_THREAD_ENV } from './lib/env.mjs';
 import { createReporter, runBench, writeResults } from './lib/report.mjs';
+import { int8PeakGops } from './lib/int8-peak.mjs';
 
 
 const RUNS = QUICK
@@ -91,6 +92,10 @@ async function main() {
   report(`# texts: ${real ? `${realNames.length} real menu names from ${real.sources.join(', ')}` : `shared data not found at ${DATA_DIR}: ${realNames.length} generated names`}${QUICK ? '  [--quick: run counts cut, numbers not comparable]' : ''}`);
 
   const micro = microBenches(cleanMod, tokenizerMod, realNames, random);
+  // The machine's int8 GEMM peak as ONNX Runtime reaches it (MatMulInteger 1024^3, best of 15), before the server runs.
+  const peak1 = await int8PeakGops(REPO_ROOT, { n: 1024, threads: 1, runs: QUICK ? 5 : 15 });
+  const peak2 = await int8PeakGops(REPO_ROOT, { n: 1024, threads: 2, runs: QUICK ? 5 : 15 });
+  report(`int8_peak_gops 1 thread ${fmt(peak1.best)} (median ${fmt(peak1.median)}), 2 threads ${fmt(peak2.best)} (median ${fmt(peak2.median)}) (ONNX Runtime MatMulInteger 1024x1024x1024, uint8 x int8)`);
   const meanTokens = (texts) => texts.reduce((s, t) => s + micro.tokenizer.encode(cleanText(t)).ids.length, 0) / texts.length;
 
   progress('loading the baseline pipeline');
@@ -232,6 +237,16 @@ async function main() {
     const coldRate = (100 * 1000) / p50Cold;
     const baseRate = (100 * 1000) / p50Base;
     const ratio = coldRate / baseRate;
+    // The encoder's achieved rate: the linear layers' multiply-adds of the texts' real tokens over the p50 wall time,
+    // as a share of the int8 peak above (attention scores, LayerNorms and GELU are left out: a lower bound on work).
+    const built = JSON.parse(readFileSync(join(REPO_ROOT, 'models/build/manifest.lock.json'), 'utf8')).models[firstDiag.models?.find((m) => m.role === 'biencoder')?.id ?? health.model] ?? {};
+    const layers = built.num_layers ?? 6;
+    const hidden = built.hidden_size ?? 384;
+    const macsPerToken = layers * (4 * hidden * hidden + 2 * hidden * 4 * hidden);
+    const achieved = (2 * macsPerToken * batch1000.tokens * 1000) / (p50B1k / 1000) / 1e9;
+    const bestPeak = Math.max(peak1.best, peak2.best);
+    report(`encoder_achieved_gops ${fmt(achieved)} on /embed/batch 1000 (${layers} layers, ${fmt(macsPerToken / 1e6)} M linear multiply-adds per token, ${fmt(batch1000.tokens)} tokens per text, p50 wall): ${fmt((100 * achieved) / bestPeak)}% of the int8 peak (${fmt(bestPeak)} GOPS)`);
+    results.peak = { peak1, peak2, achievedGops: achieved, macsPerToken };
     report(`throughput_items_per_s embed100_cold ${fmt(coldRate)}, baseline ${fmt(baseRate)}, batch1000 ${fmt((1000 * 1000) / p50B1k)}, batch5000 ${fmt((5000 * 1000) / p50B5k)}`);
     report(`throughput_ratio_cold_vs_baseline ${fmtRatio(ratio)} (A only ${fmtRatio(p50Base / p50A)}, A' only ${fmtRatio(p50Base / p50A2)}; baseline has no HTTP overhead, so this favours the baseline)`);
     // Wall time on a shared box is mostly queueing behind other tenants; CPU per item is what a request costs.
