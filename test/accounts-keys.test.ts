@@ -78,6 +78,8 @@ t.test('credit prices per unit match the spec, in exact milli-credits', async (t
   const spec: Record<EndpointName, number> = {
     embed: 0.05, embed_batch: 0.05, classify: 0.05, search: 0.05, suggest: 0.1, match: 1.0, dedup: 1.0, report: 3.0,
     health: 0, balance: 0,
+    // Beyond the spec: the OpenAI-compatible embeddings cost what /embed costs; the rest is free.
+    openai_embeddings: 0.05, openai_models: 0, metrics: 0, openapi: 0, docs: 0,
   };
   for (const name of ENDPOINT_NAMES) t.equal(ENDPOINTS[name].milliCreditsPerUnit, Math.round(spec[name] * 1000), name);
   t.equal(costInMilliCredits('search', 512), 25_600, '512 corpus items cost 25.6 credits');

@@ -180,6 +180,7 @@ export class AccessControl {
   authorize(principal: Principal, endpoint: EndpointName): void {
     if (principal.isOperator || planIncludes(principal.plan, endpoint)) return;
     const spec = ENDPOINTS[endpoint];
+    if (spec.operatorOnly) throw new ApiError('operator_only', `${spec.path} is for the operator key only`);
     throw new ApiError(
       'plan_forbidden',
       `${spec.path} needs the ${PLANS[spec.minPlan].title} plan; this key is on ${PLANS[principal.plan].title}`,
