@@ -31,9 +31,10 @@ function cachedFile(path: string): Buffer {
   return body;
 }
 
-/** GET /openapi.json: the document, built once from the routing table it describes. */
+/** GET /openapi.json: the document, built once (per served model id) from the routing table it describes. */
 export function makeOpenApiRoute(routes: () => readonly Route<any, any>[]): Route<null, RawResponse> {
   let document: Buffer | null = null;
+  let builtFor: string | null | undefined;
   return {
     endpoint: 'openapi',
     method: 'get',
@@ -41,8 +42,12 @@ export function makeOpenApiRoute(routes: () => readonly Route<any, any>[]): Rout
     authenticated: false,
     needsModels: false,
     parse: () => null,
-    async handle() {
-      document ??= Buffer.from(JSON.stringify(buildOpenApiDocument(routes())));
+    async handle(_req, ctx) {
+      const model = ctx.services.modelId;
+      if (!document || builtFor !== model) {
+        document = Buffer.from(JSON.stringify(model ? buildOpenApiDocument(routes(), model) : buildOpenApiDocument(routes())));
+        builtFor = model;
+      }
       return new RawResponse('application/json', document, { 'Cache-Control': 'no-cache' });
     },
   };

@@ -1,10 +1,11 @@
 import typia from 'typia';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallerBalance } from '../core/access-gate.js';
 import { ENDPOINTS, PLANS, creditsFromMilli, plansIncluding } from '../core/accounts/plans.js';
 import { ERROR_CODES, type ErrorCode } from '../core/errors.js';
 import { REPO_ROOT } from '../core/paths.js';
+import { servedModelIds } from '../core/inference/model-files.js';
 import type { MenuReport } from '../core/report.js';
 import type { ClassifyRequest, ClassifyResponse } from './classify.js';
 import type { DedupRequest, DedupResponse } from './dedup.js';
@@ -80,13 +81,16 @@ interface OperationDoc {
   pathParams?: { name: string; description: string; values: () => string[] }[];
 }
 
-/** The docs pages served at /docs/guide/{page}. */
+/** The docs pages served at /docs/guide/{page}: every Markdown file of docs/. */
 export function guidePages(): string[] {
-  return ['embed.md', 'search.md', 'match.md', 'dedup.md', 'classify.md', 'report.md', 'suggest.md', 'health.md', 'balance.md', 'openai.md', 'metrics.md', 'accounts.md', 'errors.md', 'models.md'];
+  return readdirSync(join(REPO_ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort();
 }
 
 /** Files of the /docs page: Swagger UI from node_modules, our start-up script beside it. */
 export const DOCS_ASSETS = ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png', 'docs.js'] as const;
+
+/** Stands for the served model's id in the examples; the document is built with the real one. */
+const SERVED_MODEL = '<served-model>';
 
 const MENU = [
   'Chicken Dum Biryani [Serves 2] ₹299 Bestseller',
@@ -252,8 +256,8 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     raises: ['invalid_parameter', 'model_not_found'],
     inference: true,
     examples: {
-      list: { summary: 'A list of texts', value: { model: 'menu-minilm-l6-v4', input: ['Chicken 65', 'Gobi Manchurian Dry'], dimensions: 256 } },
-      one: { summary: 'One text, base64', value: { model: 'menu-minilm-l6-v4', input: 'Hyderabadi Veg Biryani', encoding_format: 'base64' } },
+      list: { summary: 'A list of texts', value: { model: SERVED_MODEL, input: ['Chicken 65', 'Gobi Manchurian Dry'], dimensions: 256 } },
+      one: { summary: 'One text, base64', value: { model: SERVED_MODEL, input: 'Hyderabadi Veg Biryani', encoding_format: 'base64' } },
     },
   },
   'GET /v1/models': {
@@ -392,7 +396,7 @@ function planWords(route: Route<any, any>): { plans: string[]; words: string } {
   };
 }
 
-function operationOf(route: Route<any, any>, doc: OperationDoc): object {
+function operationOf(route: Route<any, any>, doc: OperationDoc, servedModel: string): object {
   const { plans, words } = planWords(route);
   const spec = ENDPOINTS[route.endpoint];
   const page = doc.page ? `\n\nBehaviour, rule by rule: [docs/${doc.page}](/docs/guide/${doc.page}).` : '';
@@ -424,9 +428,10 @@ function operationOf(route: Route<any, any>, doc: OperationDoc): object {
     operation.parameters = doc.pathParams.map((p) => ({ name: p.name, in: 'path', required: true, description: p.description, schema: { type: 'string', enum: p.values() } }));
   }
   if (doc.request) {
+    const examples = doc.examples && (JSON.parse(JSON.stringify(doc.examples).replaceAll(SERVED_MODEL, servedModel)) as Record<string, Example>);
     operation.requestBody = {
       required: true,
-      content: { 'application/json': { schema: REF(doc.request), ...(doc.examples ? { examples: doc.examples } : {}) } },
+      content: { 'application/json': { schema: REF(doc.request), ...(examples ? { examples } : {}) } },
     };
   }
   return operation;
@@ -453,9 +458,10 @@ function packageVersion(): string {
 
 /**
  * The OpenAPI 3.1 document of the given routes. Throws when a route has no entry in OPERATIONS or an entry has no
- * route, so the document and the server's routing table cannot drift apart.
+ * route, so the document and the server's routing table cannot drift apart. `servedModel` is the id the
+ * /v1/embeddings examples name (default: the one the build manifest serves).
  */
-export function buildOpenApiDocument(routes: readonly Route<any, any>[]): Record<string, any> {
+export function buildOpenApiDocument(routes: readonly Route<any, any>[], servedModel: string = servedModelIds().biencoder ?? 'menu-minilm'): Record<string, any> {
   const paths: Record<string, Record<string, object>> = {};
   const seen = new Set<string>();
   for (const route of routes) {
@@ -463,7 +469,7 @@ export function buildOpenApiDocument(routes: readonly Route<any, any>[]): Record
     const doc = OPERATIONS[key];
     if (!doc) throw new Error(`the OpenAPI document has no operation for the route ${key} (add it to OPERATIONS in src/routes/openapi.ts)`);
     seen.add(key);
-    (paths[route.path] ??= {})[route.method] = operationOf(route, doc);
+    (paths[route.path] ??= {})[route.method] = operationOf(route, doc, servedModel);
   }
   const orphans = Object.keys(OPERATIONS).filter((k) => !seen.has(k));
   if (orphans.length) throw new Error(`OPERATIONS documents routes that do not exist: ${orphans.join(', ')}`);
