@@ -11,4 +11,7 @@ window.ui = SwaggerUIBundle({
   filter: true,
   tryItOutEnabled: false,
   syntaxHighlight: { activated: true },
+  // Swagger UI would otherwise send the document to validator.swagger.io for a badge: this page makes no request
+  // beyond its own server.
+  validatorUrl: null,
 });

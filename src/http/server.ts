@@ -263,12 +263,12 @@ export async function startHttpServer(opts: {
         }
       }
       const request = route.parse(parsed, found!.params);
+      if (route.method === 'post') units = ENDPOINTS[route.endpoint].countUnits(request as MeteredBody);
       if (route.needsModels && services.state !== 'ready') {
         if (route.endpoint === 'health' && services.state === 'loading') return { status: 503, body: { status: 'loading' }, headers: { 'Retry-After': '2' } };
         throw new ApiError('model_loading', services.state === 'failed' ? `models failed to load: ${services.loadError}` : 'models are loading; retry in a few seconds', { 'Retry-After': '2' });
       }
       let headers: Record<string, string> = {};
-      if (route.method === 'post') units = ENDPOINTS[route.endpoint].countUnits(request as MeteredBody);
       if (route.authenticated && principal) {
         // Units come from the one metering table (src/core/accounts/plans.ts), not from the route.
         admission = await gate.admit(principal, route.endpoint, units ?? 0);
