@@ -1,17 +1,20 @@
 #!/usr/bin/env node
 // Runs every compiled tap test and ends with one line "N passed, N failed" (what CI reads). Exit 1 on failures.
 import { spawn } from 'node:child_process';
-import { readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const testDir = join(root, 'dist', 'test');
+// The service's tests and the typed client's (client/test, compiled with the rest by the root tsconfig).
+const testDirs = [join('dist', 'test'), join('dist', 'client', 'test')];
 const only = process.argv.slice(2);
-const files = (only.length ? only : readdirSync(testDir).filter((f) => f.endsWith('.test.js')).sort().map((f) => join('dist', 'test', f)));
+const files = only.length
+  ? only
+  : testDirs.flatMap((dir) => (existsSync(join(root, dir)) ? readdirSync(join(root, dir)).filter((f) => f.endsWith('.test.js')).sort().map((f) => join(dir, f)) : []));
 if (files.length === 0) {
   console.log('0 passed, 1 failed');
-  console.error('no compiled tests found in dist/test');
+  console.error('no compiled tests found in dist/test or dist/client/test');
   process.exit(1);
 }
 

@@ -71,7 +71,7 @@ export class InferenceBatcher {
 
   submit(seqs: readonly Sequence[]): Promise<Float32Array[]> {
     if (seqs.length === 0) return Promise.resolve([]);
-    if (this.closed) return Promise.reject(new ApiError('shutting_down', 'the server is shutting down'));
+    if (this.closed) return Promise.reject(new ApiError('shutting_down', 'the server is shutting down; retry on another replica', { 'Retry-After': '1' }));
     if (this.queued > 0 && this.queued + seqs.length > this.opts.maxQueueItems) {
       this.stats.rejected++;
       return Promise.reject(
