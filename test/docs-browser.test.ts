@@ -17,6 +17,7 @@ t.test('the /docs page in Chromium', { skip: !existsSync(CHROMIUM) && `${CHROMIU
   const documented = (await call(srv.url, 'GET', '/openapi.json')).body;
   const operations = Object.entries(documented.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)).sort();
 
+  const shots = t.testdir(); // kept after the run (saveFixture): the screenshot is for people to look at
   const profile = mkdtempSync(join(tmpdir(), 'mi-chromium-'));
   t.teardown(() => rmSync(profile, { recursive: true, force: true }));
   const browser: Browser = await puppeteer.launch({
@@ -79,16 +80,16 @@ t.test('the /docs page in Chromium', { skip: !existsSync(CHROMIUM) && `${CHROMIU
       t.equal(v.length, body.dimension);
       t.ok(Math.abs(v.reduce((s, x) => s + x * x, 0) - 1) < 1e-3, 'unit norm');
     }
-    await page.waitForSelector(`${block} .live-responses-table .response-col_status`, { timeout: 30000 });
-    t.equal((await page.$eval(`${block} .live-responses-table .response-col_status`, (e) => e.textContent ?? '')).trim(), '200', 'the page shows 200');
-    const shown = await page.$eval(`${block} .live-responses-table .response-col_description pre`, (e) => e.textContent ?? '');
-    t.match(shown, /"embeddings"/, 'and the vectors');
-
-    const shot = join(t.testdir(), 'docs-embed-try-it.png');
-    await page.$eval(block, (e) => e.scrollIntoView());
+    const row = `${block} .live-responses-table tbody tr.response`;
+    await page.waitForSelector(`${row} .response-col_status`, { timeout: 30000 });
+    const shot = join(shots, 'docs-embed-try-it.png');
+    await page.$eval(`${block} .live-responses-table`, (e) => e.scrollIntoView({ block: 'center' }));
     await page.screenshot({ path: shot, fullPage: false });
     t.ok(statSync(shot).size > 10_000, `screenshot saved: ${shot}`);
     t.comment(`screenshot: ${shot}`);
+    t.equal((await page.$eval(`${row} .response-col_status`, (e) => e.textContent ?? '')).trim(), '200', 'the page shows 200');
+    const shown = await page.$eval(`${row} .response-col_description pre`, (e) => e.textContent ?? '');
+    t.match(shown, /"embeddings"/, 'and the vectors');
   });
 
   t.test('nothing was fetched from anywhere but this server, and the page threw nothing', async (t) => {

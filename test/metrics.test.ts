@@ -2,29 +2,33 @@ import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import { parsePrometheusText, valueOf, type Family } from './helpers/prometheus-text.js';
 import { createAccessControl } from '../src/core/accounts/access.js';
 import { AccountAdmin } from '../src/core/accounts/admin.js';
 import { openAccountStore } from '../src/core/accounts/store.js';
 import { OPERATOR_KEY, call, startTestServer } from './helpers/server.js';
 
-type Families = ReturnType<typeof parsePrometheusTextFormat>;
+type Families = Map<string, Family>;
 
-/** The value of a counter or gauge sample whose labels include `labels` (0 when there is none). */
-function sample(families: Families, name: string, labels: Record<string, string> = {}): number {
-  const family = families.find((f) => f.name === name);
-  const m = family?.metrics.find((s) => Object.entries(labels).every(([k, v]) => s.labels?.[k] === v));
-  return m?.value === undefined ? 0 : Number(m.value);
-}
+const sample = valueOf;
 
 function histogram(families: Families, name: string, labels: Record<string, string>): { count: number; sum: number; buckets: Record<string, number> } {
-  const m = families.find((f) => f.name === name)?.metrics.find((s) => Object.entries(labels).every(([k, v]) => s.labels?.[k] === v));
+  const matches = (l: Record<string, string>): boolean => Object.entries(labels).every(([k, v]) => l[k] === v);
+  const series = families.get(name)?.samples;
   return {
-    count: Number(m?.count ?? 0),
-    sum: Number(m?.sum ?? 0),
-    buckets: Object.fromEntries(Object.entries(m?.buckets ?? {}).map(([le, n]) => [le, Number(n)])),
+    count: series?.get(`${name}_count`)?.find((s) => matches(s.labels))?.value ?? 0,
+    sum: series?.get(`${name}_sum`)?.find((s) => matches(s.labels))?.value ?? 0,
+    buckets: Object.fromEntries((series?.get(`${name}_bucket`) ?? []).filter((s) => matches(s.labels)).map((s) => [s.labels.le!, s.value])),
   };
 }
+
+t.test('the Prometheus text reader refuses malformed input', async (t) => {
+  t.throws(() => parsePrometheusText('menu_x 1\n'), /undeclared family/);
+  t.throws(() => parsePrometheusText('# TYPE menu_x counter\nmenu_x{a="1} 1\n'), /unterminated|bad labels/);
+  t.throws(() => parsePrometheusText('# TYPE menu_h histogram\nmenu_h_bucket{le="1"} 2\nmenu_h_bucket{le="+Inf"} 1\nmenu_h_sum 3\nmenu_h_count 1\n'), /not cumulative/);
+  const ok = parsePrometheusText('# HELP menu_x A "quoted" help\n# TYPE menu_x counter\nmenu_x{path="a\\"b"} 3\n');
+  t.equal(valueOf(ok, 'menu_x', { path: 'a"b' }), 3, 'escaped quotes in label values');
+});
 
 t.test('GET /metrics: Prometheus text for the operator key, and the counters move with the requests made', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'mi-metrics-'));
@@ -43,7 +47,7 @@ t.test('GET /metrics: Prometheus text for the operator key, and the counters mov
     const r = await fetch(`${srv.url}/metrics`, { headers: operator });
     t.equal(r.status, 200, 'scrape 200');
     t.match(r.headers.get('content-type'), /^text\/plain; version=0\.0\.4/, 'Prometheus text content type');
-    return parsePrometheusTextFormat(await r.text());
+    return parsePrometheusText(await r.text());
   };
 
   t.test('only the operator key: none 401, a customer key 403, both with the error body', async (t) => {
@@ -103,18 +107,20 @@ t.test('GET /metrics: Prometheus text for the operator key, and the counters mov
     t.equal(sample(after, 'menu_model_load_seconds'), srv.services.loadTimeSeconds, 'model load time');
     t.ok(sample(after, 'menu_model_load_seconds') > 0);
     t.equal(sample(after, 'menu_inference_queue_items', { role: 'encoder' }), 0, 'queue empty once the requests are answered');
-    const families = after.map((f) => f.name);
+    const families = [...after.keys()];
     for (const name of ['menu_http_requests_total', 'menu_http_request_duration_seconds', 'menu_inference_queue_items', 'menu_inference_batch_size', 'menu_inference_batch_tokens', 'menu_embedding_cache_hits_total', 'menu_embedding_cache_misses_total', 'menu_embedding_cache_bytes', 'menu_http_rejections_total', 'menu_model_load_seconds']) {
       t.ok(families.includes(name), `${name} exposed`);
     }
-    t.equal(after.find((f) => f.name === 'menu_http_request_duration_seconds')?.type, 'HISTOGRAM');
+    t.equal(after.get('menu_http_request_duration_seconds')?.type, 'histogram');
+    t.equal(after.get('menu_http_requests_total')?.type, 'counter');
+    t.equal(after.get('menu_inference_queue_items')?.type, 'gauge');
   });
 
   t.test('queue depth is read while work waits', async (t) => {
     const enc = srv.services.requireEncoder();
     const pending = enc.encode(Array.from({ length: 300 }, (_, i) => `Queue Depth Paratha ${i}`), 128);
     const r = await fetch(`${srv.url}/metrics`, { headers: operator });
-    const depth = sample(parsePrometheusTextFormat(await r.text()), 'menu_inference_queue_items', { role: 'encoder' });
+    const depth = sample(parsePrometheusText(await r.text()), 'menu_inference_queue_items', { role: 'encoder' });
     await pending;
     t.ok(depth > 0 && depth <= 300, `queue depth seen mid-run: ${depth}`);
   });
