@@ -170,7 +170,7 @@ export async function startHttpServer(opts: {
     // finished, so a draining shutdown never cuts a response it already promised.
     const send = (reply: Reply): void => {
       const seconds = (performance.now() - started) / 1000;
-      const routeLabel = route?.path ?? 'unmatched';
+      const routeLabel = route?.path ?? found?.pattern.path ?? 'unmatched';
       metrics.recordRequest(routeLabel, method.toUpperCase(), reply.status, seconds, reply.code);
       if (config.logRequests) {
         log.info({
