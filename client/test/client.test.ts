@@ -73,7 +73,7 @@ t.test('against a real server', async (t) => {
     const client = new MenuIntelClient({ baseUrl: srv.url, apiKey: starter.key, fetch: counting, maxRetries: 3 });
     const invalid = await client.embed({ items: [] }).catch((e: unknown) => e);
     t.type(invalid, MenuIntelError);
-    t.match(invalid, { status: 422, code: 'validation_error', message: /items must have at least 1 entries/ });
+    t.match(invalid, { status: 422, code: 'validation_error', message: /items must have at least 1 entry, got 0/ });
     t.ok((invalid as MenuIntelError).requestId, 'the request id to quote');
     const forbidden = await client.dedup({ items: ['Idli', 'Idly'] }).catch((e: unknown) => e);
     t.match(forbidden, { status: 403, code: 'plan_forbidden' });

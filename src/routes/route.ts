@@ -64,6 +64,8 @@ export type MaxChars<N extends number> = tags.TagBase<{
 /** A menu item text as submitted: at most 500 characters. */
 export type MenuText = string & MaxChars<500>;
 
+const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+
 /** One typia problem in words: limits from the type's tags are said as limits, with the value's size. */
 function describeProblem(e: IValidation.IError): string {
   const path = e.path.replace(/^\$input\.?/, '') || 'body';
@@ -72,13 +74,13 @@ function describeProblem(e: IValidation.IError): string {
   const maxItems = /MaxItems<(\d+)>/.exec(e.expected);
   if ((minItems || maxItems) && Array.isArray(e.value)) {
     const n = e.value.length;
-    if (minItems && n < Number(minItems[1])) return `${path} must have at least ${minItems[1]} entries, got ${n}`;
+    if (minItems && n < Number(minItems[1])) return `${path} must have at least ${plural(Number(minItems[1]), 'entry', 'entries')}, got ${n}`;
     if (maxItems) return `${path} must have at most ${maxItems[1]} entries, got ${n}`;
   }
   const maxChars = /MaxChars<(\d+)>/.exec(e.expected);
   if (maxChars && typeof e.value === 'string') return `${path} is ${[...e.value].length} characters; the limit is ${maxChars[1]}`;
   const minLength = /MinLength<(\d+)>/.exec(e.expected);
-  if (minLength && typeof e.value === 'string') return `${path} must have at least ${minLength[1]} characters`;
+  if (minLength && typeof e.value === 'string') return `${path} must have at least ${plural(Number(minLength[1]), 'character', 'characters')}`;
   return `${path} must be ${e.expected}`;
 }
 

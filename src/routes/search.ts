@@ -47,16 +47,16 @@ interface ParsedSearch {
 /** corpus_embeddings: one vector per corpus item, all of one supported dimension, finite; re-normalised here. */
 function parseCorpusEmbeddings(raw: number[][], corpusLength: number): { vectors: Float32Array[]; dimension: Dimension } {
   if (raw.length !== corpusLength) {
-    throw new ApiError('validation_error', `corpus_embeddings has ${raw.length} vectors but corpus has ${corpusLength} items; they must match`);
+    throw new ApiError('validation_error', `corpus_embeddings has ${raw.length} vectors but corpus has ${corpusLength} items; they must match`, {}, 'corpus_embeddings');
   }
   const dim = raw[0]!.length;
   if (!(SUPPORTED_DIMENSIONS as readonly number[]).includes(dim)) {
-    throw new ApiError('validation_error', `corpus_embeddings vectors must have ${SUPPORTED_DIMENSIONS.join(', ')} values (from /embed), got ${dim}`);
+    throw new ApiError('validation_error', `corpus_embeddings vectors must have ${SUPPORTED_DIMENSIONS.join(', ')} values (from /embed), got ${dim}`, {}, 'corpus_embeddings');
   }
   const vectors = raw.map((v, i) => {
-    if (v.length !== dim) throw new ApiError('validation_error', `corpus_embeddings[${i}] has ${v.length} values; all vectors must have ${dim}`);
+    if (v.length !== dim) throw new ApiError('validation_error', `corpus_embeddings[${i}] has ${v.length} values; all vectors must have ${dim}`, {}, `corpus_embeddings[${i}]`);
     const f = Float32Array.from(v);
-    if (f.some((x) => !Number.isFinite(x))) throw new ApiError('validation_error', `corpus_embeddings[${i}] contains a non-finite value`);
+    if (f.some((x) => !Number.isFinite(x))) throw new ApiError('validation_error', `corpus_embeddings[${i}] contains a non-finite value`, {}, `corpus_embeddings[${i}]`);
     return l2normalize(f);
   });
   return { vectors, dimension: dim as Dimension };
