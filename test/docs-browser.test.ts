@@ -42,6 +42,7 @@ t.test('the /docs page in Chromium', { skip: !existsSync(CHROMIUM) && `${CHROMIU
     );
     t.same([...listed].sort(), operations, `${operations.length} operations listed, no more, no fewer`);
     t.match(await page.$eval('.info .title', (e) => e.textContent ?? ''), /Menu Intelligence API/);
+    await page.screenshot({ path: join(shots, 'docs-overview.png'), fullPage: true });
   });
 
   t.test('Authorize with a key, Try it out on POST /embed, Execute: 200 with vectors', async (t) => {
