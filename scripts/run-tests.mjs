@@ -1,21 +1,28 @@
 #!/usr/bin/env node
 // Runs every compiled tap test and ends with one line "N passed, N failed" (what CI reads). Exit 1 on failures.
+// `--long` runs the long suite instead (dist/test/long: fuzzing, soak, overload; `npm run test:long`) and writes its
+// own summary, dist/test-long-summary.txt, which .ci/run adds to the final line.
 import { spawn } from 'node:child_process';
 import { readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const testDir = join(root, 'dist', 'test');
-const only = process.argv.slice(2);
-const files = (only.length ? only : readdirSync(testDir).filter((f) => f.endsWith('.test.js')).sort().map((f) => join('dist', 'test', f)));
+const long = process.argv.includes('--long');
+const testSubdir = long ? join('dist', 'test', 'long') : join('dist', 'test');
+const summaryFile = join(root, 'dist', long ? 'test-long-summary.txt' : 'test-summary.txt');
+const testDir = join(root, testSubdir);
+// Long tests measure the machine (load, latency, memory): one at a time, each with up to 25 minutes.
+const LONG_TAP_OPTIONS = ['--jobs=1', '--timeout=1500'];
+const only = process.argv.slice(2).filter((a) => a !== '--long');
+const files = (only.length ? only : readdirSync(testDir).filter((f) => f.endsWith('.test.js')).sort().map((f) => join(testSubdir, f)));
 if (files.length === 0) {
   console.log('0 passed, 1 failed');
   console.error('no compiled tests found in dist/test');
   process.exit(1);
 }
 
-const child = spawn(join(root, 'node_modules', '.bin', 'tap'), ['--reporter=tap', ...files], { cwd: root, env: { ...process.env, FORCE_COLOR: '0' } });
+const child = spawn(join(root, 'node_modules', '.bin', 'tap'), ['--reporter=tap', ...(long ? LONG_TAP_OPTIONS : []), ...files], { cwd: root, env: { ...process.env, FORCE_COLOR: '0' } });
 let out = '';
 child.stdout.on('data', (d) => {
   process.stdout.write(d);
@@ -36,7 +43,7 @@ child.on('close', (code) => {
   if (code !== 0 && failed === 0) failed = 1; // a crash without a failing point still fails the run
   const summary = `${passed} passed, ${failed} failed`;
   mkdirSync(join(root, 'dist'), { recursive: true });
-  writeFileSync(join(root, 'dist', 'test-summary.txt'), summary + '\n');
+  writeFileSync(summaryFile, summary + '\n');
   console.log(summary);
   process.exit(failed > 0 ? 1 : 0);
 });

@@ -62,6 +62,10 @@ export async function startHttpServer(opts: {
 
     let aborted = false;
     let admission: CallAdmission | null = null;
+    // True until the route's work (and its admission) has an outcome: an abort meanwhile keeps the in-flight slot
+    // held, so a client that hangs up cannot make the server work beyond its plan's concurrency for free.
+    let working = true;
+    let abortBody: (() => void) | undefined;
     let finished = false;
     const finish = (): void => {
       if (finished) return;
@@ -69,18 +73,42 @@ export async function startHttpServer(opts: {
       inFlight--;
     };
     inFlight++;
+    // One line per finished request: its status (or 'aborted') and what became of its admission (settled: the charge,
+    // if the key is metered, stands; released: refunded; none: never admitted).
+    const log = (outcome: string, admissionOutcome: 'settled' | 'released' | 'none'): void => {
+      if (!config.logRequests) return;
+      console.log(`${method.toUpperCase()} ${url} ${outcome} ${(performance.now() - started).toFixed(1)}ms id=${requestId} admission=${admissionOutcome}`);
+    };
     res.onAborted(() => {
       aborted = true;
-      finish();
-      // The client left before the answer: nothing is charged for a response it never received.
-      void admission?.release();
+      abortBody?.();
+      if (working) return; // the work's end releases the admission and finishes the request
+      // The client left before the whole answer was written: nothing is charged for a response it never received.
+      log('aborted', admission ? 'released' : 'none');
+      const released = admission?.release();
+      if (released) void released.finally(finish);
+      else finish();
     });
 
-
     // Writes with backpressure (tryEnd + onWritable): a large response is fully flushed before the request counts as
-    // finished, so a draining shutdown never cuts a response it already promised.
+    // finished, so a draining shutdown never cuts a response it already promised. A successful request's admission is
+    // settled (its charge stands) once the whole response is handed to the socket; a client that leaves before that
+    // is refunded (release). Error replies were released before they reach here.
     const send = (reply: Reply): void => {
-      if (aborted) return finish();
+      working = false;
+      if (aborted) {
+        log('aborted', admission ? 'released' : 'none');
+        const released = admission?.release();
+        if (released) void released.finally(finish);
+        else finish();
+        return;
+      }
+      const delivered = (): void => {
+        log(String(reply.status), admission && reply.status === 200 ? 'settled' : admission ? 'released' : 'none');
+        const settled = admission?.settle();
+        if (settled) void settled.finally(finish);
+        else finish();
+      };
       const payload = Buffer.from(JSON.stringify(reply.body));
       const total = payload.length;
       res.cork(() => {
@@ -90,16 +118,13 @@ export async function startHttpServer(opts: {
         for (const [k, v] of Object.entries(reply.headers)) res.writeHeader(k, v);
         const startOffset = res.getWriteOffset();
         const [, done] = res.tryEnd(payload, total);
-        if (done) return finish();
+        if (done) return delivered();
         res.onWritable((offset) => {
           const [ok, doneNow] = res.tryEnd(payload.subarray(offset - startOffset), total);
-          if (doneNow) finish();
+          if (doneNow) delivered();
           return ok;
         });
       });
-      if (config.logRequests) {
-        console.log(`${method.toUpperCase()} ${url} ${reply.status} ${(performance.now() - started).toFixed(1)}ms id=${requestId}`);
-      }
     };
 
     const candidates = byPath.get(url);
@@ -119,6 +144,7 @@ export async function startHttpServer(opts: {
     // Read the body now (uWS only delivers it to a handler attached synchronously), authenticate meanwhile.
     const body = new Promise<Buffer | null>((resolve, reject) => {
       if (route.method === 'get') return resolve(null);
+      abortBody = () => reject(new ApiError('malformed_json', 'the client closed the connection before the body ended'));
       if (contentLength > config.maxBodyBytes) {
         return reject(new ApiError('payload_too_large', `request body is ${contentLength} bytes; the limit is ${config.maxBodyBytes}`));
       }
@@ -176,11 +202,6 @@ export async function startHttpServer(opts: {
         isOperator: principal?.isOperator ?? false,
         balance: () => gate.balance(principal!),
       });
-      if (aborted) {
-        await admission?.release();
-      } else {
-        await admission?.settle();
-      }
       return { status: 200, body: result, headers };
     })()
       .catch(async (err) => {
