@@ -6,6 +6,7 @@ import { ApiError, ERROR_CODES, isApiError } from '../core/errors.js';
 import type { Services } from '../core/services.js';
 import type { Route } from '../routes/route.js';
 import { ENDPOINTS, type MeteredBody } from '../core/accounts/plans.js';
+import { KEY_PREFIX, secretsEqual } from '../core/accounts/keys.js';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
@@ -57,7 +58,9 @@ export async function startHttpServer(opts: {
     const url = req.getUrl().replace(/\/+$/, '') || '/';
     const apiKey = req.getHeader('x-api-key') || undefined;
     const incomingId = req.getHeader('x-request-id');
-    const requestId = /^[\w.-]{1,64}$/.test(incomingId) ? incomingId : randomUUID();
+    // An incoming id is echoed and logged, so one that is (or looks like) an API key is replaced, never repeated.
+    const echoable = /^[\w.-]{1,64}$/.test(incomingId) && !incomingId.startsWith(KEY_PREFIX) && !(apiKey && secretsEqual(incomingId, apiKey));
+    const requestId = echoable ? incomingId : randomUUID();
     const contentLength = Number(req.getHeader('content-length') || 0);
 
     let aborted = false;
