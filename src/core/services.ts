@@ -57,6 +57,7 @@ export class Services {
         maxBatchTokens: this.config.batchMaxTokens,
         maxBatchItems: this.config.batchMaxItems,
         maxQueueItems: this.config.queueMaxItems,
+        maxQueueWaitMs: this.config.queueMaxWaitMs,
       });
       this.querySpeller = new QuerySpeller(loadQueryVocabulary(this.cleaner.lexicon, vocabularyWords(model.dir)));
       const served = servedModelIds();
@@ -68,6 +69,7 @@ export class Services {
         maxBatchTokens: this.config.batchMaxTokens,
         maxBatchItems: this.config.batchMaxItems,
         maxQueueItems: this.config.queueMaxItems,
+        maxQueueWaitMs: this.config.queueMaxWaitMs,
       };
       if (served.reranker && this.config.rerankers) {
         this.matchReranker = await CrossEncoderScorer.load(resolveBuiltModel(served.reranker, 'reranker'), encoderOpts);

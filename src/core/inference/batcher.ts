@@ -30,6 +30,11 @@ export interface BatcherOptions {
   readonly maxBatchTokens: number;
   readonly maxBatchItems: number;
   readonly maxQueueItems: number;
+  /**
+   * Admission by expected wait: a request that would wait longer than this for the work ahead of it (at the
+   * throughput the recent runs measured) is refused with 429 `overloaded`. 0 turns it off (the item cap only).
+   */
+  readonly maxQueueWaitMs?: number;
   /** Per job and round: how many sequences one request may put into a batch before others get their turn. */
   readonly fairShare?: number;
 }
@@ -48,14 +53,20 @@ export interface BatcherStats {
  * Why this shape: a single ONNX Runtime session already uses every core for one run, so runs are serialised and the
  * gain comes from batching. Each batch is filled round-robin across waiting requests (a 5000-item /embed/batch
  * cannot starve a 3-item /embed behind it), then sorted by token length and cut where padding would exceed the
- * token cap, so padding waste stays small. Past `maxQueueItems` waiting sequences, new work is refused with 429
- * `overloaded` rather than queueing without bound.
+ * token cap, so padding waste stays small. New work is refused with 429 `overloaded` rather than queued without
+ * bound when `maxQueueItems` sequences are waiting, or when it would wait more than `maxQueueWaitMs`: under
+ * round-robin a request of n texts waits for the run in progress plus about min(n, remaining) texts of every other
+ * waiting request, at the items per second the recent runs took. So a 3-item /embed is still admitted behind a
+ * 5000-item batch, while a flood of requests is refused once it holds more than that many seconds of work, and the
+ * latency of what was admitted stays bounded whatever the number of clients.
  */
 export class InferenceBatcher {
   private readonly jobs: Job[] = [];
   private queued = 0;
   private running = false;
   private closed = false;
+  /** Sequences per second of the recent runs (exponentially weighted); 0 until the first run. */
+  private itemsPerSecond = 0;
   readonly stats: BatcherStats = { runs: 0, rows: 0, paddedTokens: 0, realTokens: 0, rejected: 0 };
 
   constructor(private readonly run: RunBatch, private readonly opts: BatcherOptions) {}
@@ -67,17 +78,37 @@ export class InferenceBatcher {
   submit(seqs: readonly Sequence[]): Promise<Float32Array[]> {
     if (seqs.length === 0) return Promise.resolve([]);
     if (this.closed) return Promise.reject(new ApiError('shutting_down', 'the server is shutting down'));
-    if (this.queued > 0 && this.queued + seqs.length > this.opts.maxQueueItems) {
-      this.stats.rejected++;
-      return Promise.reject(
-        new ApiError('overloaded', `inference queue is full (${this.queued} texts waiting); retry shortly`, { 'Retry-After': '1' }),
-      );
+    if (this.queued > 0) {
+      const waitMs = this.expectedWaitMs(seqs.length);
+      const maxWaitMs = this.opts.maxQueueWaitMs ?? 0;
+      if (this.queued + seqs.length > this.opts.maxQueueItems || (maxWaitMs > 0 && waitMs > maxWaitMs)) {
+        this.stats.rejected++;
+        const retryAfter = String(Math.max(1, Math.ceil(waitMs / 1000)));
+        return Promise.reject(
+          new ApiError('overloaded', `inference queue is full (${this.queued} texts waiting, about ${Math.ceil(waitMs)} ms of work); retry after ${retryAfter} s`, { 'Retry-After': retryAfter }),
+        );
+      }
     }
     return new Promise((resolve, reject) => {
       this.jobs.push({ seqs, out: new Array(seqs.length), next: 0, pending: seqs.length, failed: false, resolve, reject });
       this.queued += seqs.length;
       this.kick();
     });
+  }
+
+  /** How long a new request of `n` sequences would wait before its own texts run (0 before any run was measured). */
+  expectedWaitMs(n: number): number {
+    if (this.itemsPerSecond <= 0) return 0;
+    let unscheduled = 0;
+    let ahead = 0;
+    for (const job of this.jobs) {
+      const remaining = job.seqs.length - job.next;
+      unscheduled += remaining;
+      ahead += Math.min(remaining, n);
+    }
+    // Sequences already picked for the runs in progress go first, whole.
+    ahead += this.queued - unscheduled;
+    return (ahead / this.itemsPerSecond) * 1000;
   }
 
   /** Stops accepting work; resolves when everything already submitted has finished. */
@@ -162,10 +193,16 @@ export class InferenceBatcher {
     });
     let outputs: Float32Array[] | null = null;
     let error: unknown = null;
+    const runStarted = performance.now();
     try {
       outputs = await this.run({ rows, seqLen, inputIds, attentionMask, tokenTypeIds });
     } catch (e) {
       error = e;
+    }
+    const runSeconds = (performance.now() - runStarted) / 1000;
+    if (error === null && runSeconds > 0) {
+      const rate = rows / runSeconds;
+      this.itemsPerSecond = this.itemsPerSecond === 0 ? rate : 0.8 * this.itemsPerSecond + 0.2 * rate;
     }
     this.stats.runs++;
     this.stats.rows += rows;
