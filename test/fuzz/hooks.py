@@ -100,9 +100,14 @@ edge_string = st.sampled_from(EDGE_STRINGS) | st.text(
 )
 
 
+def _replaceable(value: str) -> bool:
+    # A string outside 1-500 characters is a negative case's point: replacing it would make the case valid.
+    return 0 < len(value) <= 500
+
+
 def _strings_replaced(value, draws):
     if isinstance(value, str):
-        return draws.pop() if draws else value
+        return draws.pop() if draws and _replaceable(value) else value
     if isinstance(value, list):
         return [_strings_replaced(v, draws) for v in value]
     if isinstance(value, dict):
@@ -112,7 +117,7 @@ def _strings_replaced(value, draws):
 
 def _count_strings(value) -> int:
     if isinstance(value, str):
-        return 1
+        return 1 if _replaceable(value) else 0
     if isinstance(value, list):
         return sum(_count_strings(v) for v in value)
     if isinstance(value, dict):
