@@ -34,7 +34,7 @@ function raw(path: string, body: string | Buffer | undefined, opts: { method?: s
       {
         host: u.hostname,
         port: u.port,
-        path: u.pathname + u.search,
+        path, // as given: new URL() would resolve dot segments the server should see
         method: opts.method ?? 'POST',
         headers: {
           'x-api-key': OPERATOR_KEY,
