@@ -105,6 +105,15 @@ export class Services {
     return this.querySpeller;
   }
 
+  /**
+   * Throws 429 `overloaded` when the encoder's queue would refuse even a one-text request, so the HTTP layer can shed
+   * a request before reading, parsing and cleaning it: under a flood the refusals then cost almost nothing and the
+   * event loop stays free for /health and for the requests that were admitted.
+   */
+  refuseIfOverloaded(): void {
+    this.encoder?.batcher.refuseIfSaturated();
+  }
+
   /** Clean, then embed. Items that clean to the same text share one vector. */
   async embedTexts(texts: readonly string[], dimension: Dimension): Promise<EmbeddedTexts> {
     const cleaned = texts.map((t) => this.cleaner.clean(t));

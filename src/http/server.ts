@@ -168,6 +168,7 @@ export async function startHttpServer(opts: {
     body.catch(() => {}); // handled below; avoid an unhandled rejection while authentication is pending
 
     void (async (): Promise<Reply> => {
+      if (route.needsModels && route.method === 'post') services.refuseIfOverloaded();
       let principal: CallerPrincipal | null = null;
       if (route.authenticated) {
         principal = await gate.authenticate(apiKey);

@@ -96,6 +96,21 @@ export class InferenceBatcher {
     });
   }
 
+  /**
+   * Throws 429 `overloaded` when even a one-text request would be refused: lets a caller shed a request before it
+   * spends anything on it (body parsing, cleaning, tokenising), so a flood is refused at the cost of a header read.
+   */
+  refuseIfSaturated(): void {
+    const maxWaitMs = this.opts.maxQueueWaitMs ?? 0;
+    if (this.queued === 0) return;
+    const waitMs = this.expectedWaitMs(1);
+    if (this.queued + 1 > this.opts.maxQueueItems || (maxWaitMs > 0 && waitMs > maxWaitMs)) {
+      this.stats.rejected++;
+      const retryAfter = String(Math.max(1, Math.ceil(waitMs / 1000)));
+      throw new ApiError('overloaded', `inference queue is full (${this.queued} texts waiting, about ${Math.ceil(waitMs)} ms of work); retry after ${retryAfter} s`, { 'Retry-After': retryAfter });
+    }
+  }
+
   /** How long a new request of `n` sequences would wait before its own texts run (0 before any run was measured). */
   expectedWaitMs(n: number): number {
     if (this.itemsPerSecond <= 0) return 0;
