@@ -58,8 +58,8 @@ export interface EndpointResult {
   achievedRate: number;
 }
 
-/** Runs `load` against `url` with `key` for `seconds`; resolves with one result per endpoint. */
-export async function runMix(url: string, key: string, load: readonly EndpointLoad[], seconds: number, opts: { scale?: number; connections?: number } = {}): Promise<EndpointResult[]> {
+/** Runs `load` against `url` for `seconds`, each endpoint with `key(endpoint)`; resolves with one result per endpoint. */
+export async function runMix(url: string, key: (endpoint: string) => string, load: readonly EndpointLoad[], seconds: number, opts: { scale?: number; connections?: number } = {}): Promise<EndpointResult[]> {
   const scale = opts.scale ?? 1;
   const runs = load.map(async (e) => {
     const rate = Math.max(1, Math.round(e.rate * scale));
@@ -74,7 +74,7 @@ export async function runMix(url: string, key: string, load: readonly EndpointLo
         {
           method: e.method,
           path: e.path,
-          headers: { 'content-type': 'application/json', 'x-api-key': key },
+          headers: { 'content-type': 'application/json', 'x-api-key': key(e.name) },
           ...(e.body ? { setupRequest: (req: autocannon.Request) => ({ ...req, body: JSON.stringify(e.body!()) }) } : {}),
         },
       ],
