@@ -13,7 +13,7 @@ const testSubdir = long ? join('dist', 'test', 'long') : join('dist', 'test');
 const summaryFile = join(root, 'dist', long ? 'test-long-summary.txt' : 'test-summary.txt');
 const testDir = join(root, testSubdir);
 // Long tests measure the machine (load, latency, memory): one at a time, each with up to 25 minutes.
-const LONG_TAP_OPTIONS = ['--jobs=1', '--timeout=1500'];
+const LONG_TAP_OPTIONS = ['--jobs=1', `--timeout=${Number(process.env.MENU_LONG_TIMEOUT_S ?? 1500)}`];
 const only = process.argv.slice(2).filter((a) => a !== '--long');
 const files = (only.length ? only : readdirSync(testDir).filter((f) => f.endsWith('.test.js')).sort().map((f) => join(testSubdir, f)));
 if (files.length === 0) {
