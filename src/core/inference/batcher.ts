@@ -55,8 +55,8 @@ export interface BatcherStats {
  * cannot starve a 3-item /embed behind it), then sorted by token length and cut where padding would exceed the
  * token cap, so padding waste stays small. New work is refused with 429 `overloaded` rather than queued without
  * bound when `maxQueueItems` sequences are waiting, or when it would wait more than `maxQueueWaitMs`: under
- * round-robin a request of n texts waits for the run in progress plus about min(n, remaining) texts of every other
- * waiting request, at the items per second the recent runs took. So a 3-item /embed is still admitted behind a
+ * round-robin a request of n texts waits for about min(n, remaining) texts of every other waiting request (beyond
+ * the round in progress), at the items per second the recent runs took. So a 3-item /embed is still admitted behind a
  * 5000-item batch, while a flood of requests is refused once it holds more than that many seconds of work, and the
  * latency of what was admitted stays bounded whatever the number of clients.
  */
@@ -111,18 +111,16 @@ export class InferenceBatcher {
     }
   }
 
-  /** How long a new request of `n` sequences would wait before its own texts run (0 before any run was measured). */
+  /**
+   * How long a new request of `n` sequences would wait for the queued work it shares the runs with (0 before any run
+   * was measured). The round already picked for the runs in progress (at most 4 × maxBatchItems sequences) is left
+   * out: it is a bounded wait every request has, and on a slow host it alone would refuse a 3-item request behind
+   * one large batch.
+   */
   expectedWaitMs(n: number): number {
     if (this.itemsPerSecond <= 0) return 0;
-    let unscheduled = 0;
     let ahead = 0;
-    for (const job of this.jobs) {
-      const remaining = job.seqs.length - job.next;
-      unscheduled += remaining;
-      ahead += Math.min(remaining, n);
-    }
-    // Sequences already picked for the runs in progress go first, whole.
-    ahead += this.queued - unscheduled;
+    for (const job of this.jobs) ahead += Math.min(job.seqs.length - job.next, n);
     return (ahead / this.itemsPerSecond) * 1000;
   }
 
