@@ -25,8 +25,8 @@ import {
   type ClientOutcome,
   type StoreLocation,
   type TestKey,
-} from './helpers/abuse.js';
-import { redisSkipReason, startRedis } from './helpers/redis.js';
+} from '../helpers/abuse.js';
+import { redisSkipReason, startRedis } from '../helpers/redis.js';
 
 const OUTAGE_MS = 10_000;
 

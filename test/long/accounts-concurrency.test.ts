@@ -13,7 +13,7 @@ import t, { type Test } from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { creditsFromMilli } from '../src/core/accounts/plans.js';
+import { creditsFromMilli } from '../../src/core/accounts/plans.js';
 import {
   createTestKey,
   openStore,
@@ -30,8 +30,8 @@ import {
   type ServerProcess,
   type StoreLocation,
   type TestKey,
-} from './helpers/abuse.js';
-import { redisSkipReason, startRedis } from './helpers/redis.js';
+} from '../helpers/abuse.js';
+import { redisSkipReason, startRedis } from '../helpers/redis.js';
 
 const CLIENTS = 500;
 const ABORT_SHARE = 0.2;

@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@redis/client';
-import { costInMilliCredits, ENDPOINTS } from '../src/core/accounts/plans.js';
+import { costInMilliCredits, ENDPOINTS } from '../../src/core/accounts/plans.js';
 import {
   createTestKey,
   openStore,
@@ -30,8 +30,8 @@ import {
   type ClientOutcome,
   type StoreLocation,
   type TestKey,
-} from './helpers/abuse.js';
-import { redisSkipReason, startRedis } from './helpers/redis.js';
+} from '../helpers/abuse.js';
+import { redisSkipReason, startRedis } from '../helpers/redis.js';
 
 const LEASE_MS = 60_000;
 
