@@ -89,7 +89,7 @@ t.test('keys are never logged or echoed; bad keys all look alike; the operator k
 
   await stopServerProcess(server);
   const output = server.output();
-  t.ok(/POST \/embed 200 .* admission=settled/.test(output), 'the log has the request lines');
+  t.ok(/"route":"\/embed","status":200,.*"admission":"settled"/.test(output), 'the log has the request lines');
   for (const [name, key] of [['customer', customer.key], ['revoked', revoked.key], ['unknown', unknown.key], ['operator', OPERATOR_KEY]] as const) {
     t.notOk(output.includes(key), `the ${name} key is not in the server's stdout/stderr`);
     t.notOk(output.includes(key.slice(8, 30)), `nor its secret part`);
