@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { clusterNodes, indexCandidates, nodeKey, nodeSet, allPairsCandidates, ANN_CROSSOVER_NODES, type CandidateEdges, type CandidateSource, type NodeSet } from '../dedup.js';
 import type { PairScorer } from '../match.js';
 import type { TextCleaner } from '../text/clean.js';
@@ -8,7 +8,7 @@ import { profileItem } from '../items.js';
 import { qualityScore, MAX_NOISE_EXAMPLES, MAX_TOP_CLUSTERS, type NoiseExample } from '../report.js';
 import { CatalogStore } from './catalog-store.js';
 import { EmbeddingStore } from './embedding-store.js';
-import { isRowError, readCatalogRows, type InputOptions } from './input.js';
+import { InputError, isRowError, readCatalogRows, type InputOptions } from './input.js';
 import { OutputFile, csvLine, npyHeader } from './output.js';
 
 /**
@@ -378,6 +378,10 @@ export async function runCatalog(options: CatalogOptions, deps: CatalogDeps): Pr
       seconds[stage] = (seconds[stage] ?? 0) + (performance.now() - t0) / 1000;
     }
   };
+  const outputNames = ['.csv', '.jsonl', '.json', '.npy', '.errors.csv'].map((ext) => resolve(`${options.outPrefix}${ext}`));
+  if (options.input.path !== '-' && outputNames.includes(resolve(options.input.path))) {
+    throw new InputError(`--out ${options.outPrefix} would overwrite the input ${options.input.path}`);
+  }
   const read = await timed('clean', () => readCatalog(options.input, deps.cleaner, options.outPrefix, progress, options.signal, cacheDir));
   const vectors = EmbeddingStore.open(cacheDir, deps.embedder.id, deps.embedder.dim);
   const outputs: OutputFile[] = [read.errors];
@@ -506,7 +510,7 @@ export function writeDedup(store: CatalogStore, clusters: RowClusters, prefix: s
         checkAbort(signal, vectors);
         progress.update(store.rows / 2 + (store.rows / 2) * (c / clusters.clusters));
       }
-      const rows = members.subarray(c === 0 ? 0 : start[c - 1]!, start[c]!);
+      const rows = members.subarray(start[c]!, start[c + 1]!);
       jsonl.write(JSON.stringify({
         cluster_id: c + 1,
         canonical: originalOf(clusters.canonicalRow[c]!),

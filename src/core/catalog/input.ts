@@ -1,6 +1,6 @@
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { Transform, type Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { parse } from 'csv-parse';
 import { MAX_TEXT_CHARS } from '../../routes/route.js';
 
@@ -93,36 +93,17 @@ function countingStream(onBytes: InputOptions['onBytes'], total: number | null):
 async function openInput(options: InputOptions): Promise<{ stream: Readable; format: InputFormat }> {
   if (options.path === '-') {
     const stdin = options.stdin ?? process.stdin;
-    const counted = stdin.pipe(countingStream(options.onBytes, null));
-    if (options.format) return { stream: counted, format: options.format };
-    // Sniff: a JSONL catalog starts with '{'.
-    const first = await new Promise<Buffer | null>((resolve, reject) => {
-      const onReadable = (): void => {
-        const chunk = counted.read() as Buffer | null;
-        if (chunk === null) return;
-        cleanup();
-        resolve(chunk);
-      };
-      const onEnd = (): void => {
-        cleanup();
-        resolve(null);
-      };
-      const onError = (err: Error): void => {
-        cleanup();
-        reject(err);
-      };
-      const cleanup = (): void => {
-        counted.off('readable', onReadable);
-        counted.off('end', onEnd);
-        counted.off('error', onError);
-      };
-      counted.on('readable', onReadable);
-      counted.once('end', onEnd);
-      counted.once('error', onError);
-    });
-    if (first !== null) counted.unshift(first);
-    const format: InputFormat = first !== null && /^\s*\{/.test(first.toString('utf8', 0, Math.min(first.length, 64)).replace(/^\uFEFF/, '')) ? 'jsonl' : 'csv';
-    return { stream: counted, format };
+    if (options.format) return { stream: stdin.pipe(countingStream(options.onBytes, null)), format: options.format };
+    // Sniff: a JSONL catalog starts with '{'. The first chunk is read, looked at, and put back in front of the rest.
+    const chunks = stdin[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+    const first = await chunks.next();
+    const head = first.done ? '' : Buffer.isBuffer(first.value) ? first.value.toString('utf8', 0, Math.min(first.value.length, 64)) : first.value.slice(0, 64);
+    const format: InputFormat = /^\s*\{/.test(head.replace(/^\uFEFF/, '')) ? 'jsonl' : 'csv';
+    const replay = Readable.from((async function* () {
+      if (!first.done) yield Buffer.isBuffer(first.value) ? first.value : Buffer.from(first.value);
+      for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
+    })());
+    return { stream: replay.pipe(countingStream(options.onBytes, null)), format };
   }
   let size: number;
   try {
@@ -216,8 +197,10 @@ async function* csvRows(stream: Readable, options: InputOptions): AsyncGenerator
   let textColumn: string | null = null;
   let restaurantColumn: string | null = null;
   let outletColumn: string | null = null;
-  const flushSkipped = function* (): Generator<RowError> {
-    while (skipped.length > 0) {
+  // The parser reads ahead: a skip event can fire before the records above it are consumed. Skipped rows are yielded
+  // in line order among the records.
+  const flushSkipped = function* (beforeLine: number): Generator<RowError> {
+    while (skipped.length > 0 && (skipped[0]!.lines ?? 0) < beforeLine) {
       const err = skipped.shift()!;
       row++;
       yield { row, line: err.lines ?? 0, error: `unreadable CSV row: ${err.message}`, excerpt: excerpt(err.raw ?? (Array.isArray(err.record) ? err.record.join(',') : '')) };
@@ -234,10 +217,10 @@ async function* csvRows(stream: Readable, options: InputOptions): AsyncGenerator
       restaurantColumn = findColumn(columns, options.restaurantColumn, RESTAURANT_COLUMNS);
       outletColumn = findColumn(columns, options.outletColumn, OUTLET_COLUMNS);
     }
-    yield* flushSkipped();
-    row++;
     const { record, info } = item;
     const startLine = info.lines - (item.raw.match(/\n/g)?.length ?? 0) + (item.raw.endsWith('\n') ? 1 : 0);
+    yield* flushSkipped(startLine);
+    row++;
     const problem = textProblem(record[textColumn], textColumn);
     if (problem) {
       yield { row, line: startLine, error: problem, excerpt: excerpt(item.raw) };
@@ -254,5 +237,5 @@ async function* csvRows(stream: Readable, options: InputOptions): AsyncGenerator
   if (textColumn === null && header !== null && !(header as string[]).includes(options.textColumn)) {
     throw new InputError(`no column "${options.textColumn}" in the CSV header (columns: ${(header as string[]).join(', ')})`);
   }
-  yield* flushSkipped();
+  yield* flushSkipped(Infinity);
 }
