@@ -78,18 +78,15 @@ function blobKey(run: string, ...parts: (string | number)[]): string {
   return ['menu-intel:catalog', run, ...parts].join(':');
 }
 
-/** BullMQ's connection options from a redis:// URL. */
-export function bullConnection(url: string): ConnectionOptions {
-  const u = new URL(url);
-  return {
-    host: u.hostname,
-    port: Number(u.port || 6379),
-    username: u.username || undefined,
-    password: u.password ? decodeURIComponent(u.password) : undefined,
-    db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0,
-    tls: u.protocol === 'rediss:' ? {} : undefined,
-    maxRetriesPerRequest: null,
-  };
+/**
+ * A node-redis client for BullMQ (it adapts @redis/client itself, so the service needs no second Redis driver).
+ * BullMQ duplicates it for a worker's blocking connection and leaves this one to its owner to close.
+ */
+async function bullClient(url: string) {
+  const client = createClient({ url });
+  client.on('error', () => {}); // reconnects on its own; BullMQ retries its commands
+  await client.connect();
+  return client;
 }
 
 type BlobClient = ReturnType<typeof blobClientOf>;
@@ -215,8 +212,9 @@ export async function startCatalogWorker(options: WorkerOptions, deps: WorkerDep
     return result;
   };
 
+  const connection = await bullClient(options.redisUrl);
   const worker = new Worker<CatalogJob>(CATALOG_QUEUE, handle, {
-    connection: bullConnection(options.redisUrl),
+    connection: connection as unknown as ConnectionOptions,
     concurrency: options.concurrency ?? 1,
     lockDuration: lockMs,
     stalledInterval: Math.max(1000, Math.floor(lockMs / 2)),
@@ -229,6 +227,7 @@ export async function startCatalogWorker(options: WorkerOptions, deps: WorkerDep
     id,
     async close() {
       await worker.close();
+      await connection.quit().catch(() => {});
       await blobs.quit().catch(() => {});
       vectors.close();
       rmSync(scratch, { recursive: true, force: true });
@@ -278,12 +277,17 @@ export async function runDistributedCatalog(options: DistributedOptions, deps: C
   const run = randomUUID();
   const cacheDir = options.cacheDir ?? `${options.outPrefix}.cache`;
   const seconds: Partial<Record<StageName, number>> = {};
-  const queue = new Queue<CatalogJob>(CATALOG_QUEUE, { connection: bullConnection(options.redisUrl) });
+  const connection = await bullClient(options.redisUrl);
+  const queue = new Queue<CatalogJob>(CATALOG_QUEUE, { connection: connection as unknown as ConnectionOptions });
   const blobs = await openBlobs(options.redisUrl);
   const vectors = EmbeddingStore.open(cacheDir, deps.embedder.id, deps.embedder.dim);
   const outputs: OutputFile[] = [];
   const jobOptions = { attempts: ATTEMPTS, backoff: { type: 'fixed' as const, delay: 500 }, removeOnComplete: false, removeOnFail: false };
   const jobIds: string[] = [];
+  let chunkCount = 0;
+  let shardCount = 0;
+  const chunkKeys = (): string[] => Array.from({ length: chunkCount }, (_, c) => blobKey(run, 'chunk', c));
+  const shardKeys = (): string[] => Array.from({ length: shardCount }, (_, s) => [blobKey(run, 'names', s), blobKey(run, 'index', s)]).flat();
   try {
     // clean: stream rows, intern originals; each full chunk of new originals becomes a chunk job at once.
     let t0 = performance.now();
@@ -296,10 +300,11 @@ export async function runDistributedCatalog(options: DistributedOptions, deps: C
     let chunkStart = 0;
     const flushChunk = async (end: number): Promise<void> => {
       if (end <= chunkStart) return;
-      const id = `${run}:chunk:${chunkIds.length}`;
+      const id = `${run}-chunk-${chunkIds.length}`;
       await queue.add('chunk', { kind: 'chunk', run, chunk: chunkIds.length, originals: store.originals.values.slice(chunkStart, end) }, { ...jobOptions, jobId: id });
       chunkIds.push(id);
       jobIds.push(id);
+      chunkCount = chunkIds.length;
       chunkStart = end;
     };
     progress.start('clean', null, 'rows');
@@ -359,6 +364,7 @@ export async function runDistributedCatalog(options: DistributedOptions, deps: C
       const nodes = catalogNodes(store, vectors);
       const per = Math.max(1, options.shardNames ?? options.chunkRows);
       const shards = Math.ceil(nodes.count / per);
+      shardCount = shards;
       const dim = nodes.dim;
       for (let s = 0; s < shards; s++) {
         const from = s * per;
@@ -368,17 +374,17 @@ export async function runDistributedCatalog(options: DistributedOptions, deps: C
       progress.start('index', shards + shards * shards, 'jobs');
       const shardIds: string[] = [];
       for (let s = 0; s < shards; s++) {
-        const id = `${run}:shard:${s}`;
+        const id = `${run}-shard-${s}`;
         await queue.add('shard', { kind: 'shard', run, shard: s, count: Math.min(nodes.count, (s + 1) * per) - s * per }, { ...jobOptions, jobId: id });
         shardIds.push(id);
         jobIds.push(id);
       }
-      await waitForJobs(queue, shardIds, (d) => progress.update(d), options.signal, 'index', vectors.size, cacheDir);
+      await waitForJobs(queue, shardIds, (d) => progress.update(d), options.signal, "index", vectors.size, cacheDir);
       const queryIds: string[] = [];
       const queryMeta: { shard: number; block: number }[] = [];
       for (let s = 0; s < shards; s++) {
         for (let b = 0; b < shards; b++) {
-          const id = `${run}:query:${s}:${b}`;
+          const id = `${run}-query-${s}-${b}`;
           await queue.add('query', { kind: 'query', run, shard: s, block: b, threshold }, { ...jobOptions, jobId: id });
           queryIds.push(id);
           queryMeta.push({ shard: s, block: b });
@@ -463,10 +469,10 @@ export async function runDistributedCatalog(options: DistributedOptions, deps: C
     vectors.close();
     // The run's jobs and blobs go; a dead coordinator's blobs expire on their own.
     await Promise.all(jobIds.map((id) => queue.remove(id).catch(() => 0)));
-    const keys: string[] = [];
-    for await (const batch of blobs.scanIterator({ MATCH: blobKey(run, '*'), COUNT: 500 })) keys.push(...(batch as unknown as string[]));
-    if (keys.length > 0) await blobs.del(keys);
+    const keys = [...chunkKeys(), ...shardKeys()];
+    if (keys.length > 0) await blobs.del(keys).catch(() => 0);
     await blobs.quit().catch(() => {});
     await queue.close();
+    await connection.quit().catch(() => {});
   }
 }
