@@ -202,7 +202,7 @@ export function summaryLines(r: CatalogResult): string[] {
   const lines = [`catalog ${r.command}: ${fmt(r.rows)} rows (${fmt(r.rowErrors)} unusable, listed in the errors file), ${fmt(r.distinctTexts)} distinct texts, ${fmt(r.names)} names`];
   if (r.clusters !== null) lines.push(`clusters: ${fmt(r.clusters)} of two or more rows, ${fmt(r.duplicateItems ?? 0)} duplicate rows, ${fmt(r.candidatePairs ?? 0)} candidate pairs judged`);
   lines.push(`embeddings: ${fmt(r.embedded)} computed, ${fmt(r.reusedEmbeddings)} reused (${r.cacheDir})`);
-  lines.push(`stages: ${Object.entries(r.seconds).map(([s, t]) => `${s} ${t!.toFixed(1)}s`).join(', ')}`);
+  lines.push(`stages: ${Object.entries(r.seconds).map(([s, t]) => `${s} ${t!.toFixed(1)}s`).join(', ')}; peak RSS ${fmt(process.resourceUsage().maxRSS / 1024)} MiB`);
   lines.push(`wrote ${r.files.join(', ')}`);
   return lines;
 }
