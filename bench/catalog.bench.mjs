@@ -232,13 +232,18 @@ console.log('\n## F. Agreement with /dedup on the test menus (test/fixtures/dedu
 const menus = readFileSync(join(root, 'test', 'fixtures', 'dedup_menus.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 const clustersOf = (items, outcome) => outcome.clusters.map((c) => ({ canonical: items[c.canonical], members: c.members.map((m) => items[m]) }));
 async function agree(items, name) {
+  // Both paths get the same vectors (int8 inference quantises each batch with its own scale, so two embedding calls
+  // can differ in the last digits): the comparison is of the clustering code paths.
   const cleanedTexts = items.map((x) => cleaner.clean(x).text);
   const vecs = await embedder.embed(cleanedTexts);
+  const byText = new Map(cleanedTexts.map((x, i) => [x, vecs[i]]));
+  const same = { ...loaded.deps, embedder: { id: `${embedder.id}-agreement`, dim, embed: async (xs) => xs.map((x) => byText.get(x)) } };
   const viaDedup = clustersOf(items, await dedupPrepared(items, cleanedTexts, vecs, { cosineThreshold: THRESHOLD, scorer: loaded.deps.scorer }));
   const file = join(work, `agree-${name}.csv`);
   writeFileSync(file, csvLine(['name']) + items.map((x) => csvLine([x])).join(''));
   const out = join(work, `agree-${name}-out`);
-  await runCatalog({ command: 'dedup', input: { path: file, textColumn: 'name' }, outPrefix: out, candidates: 'index', cacheDir: join(work, 'agree-cache') }, loaded.deps);
+  rmSync(join(work, 'agree-cache'), { recursive: true, force: true });
+  await runCatalog({ command: 'dedup', input: { path: file, textColumn: 'name' }, outPrefix: out, candidates: 'index', cacheDir: join(work, 'agree-cache') }, same);
   const viaCatalog = readFileSync(`${out}.jsonl`, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).map((c) => ({ canonical: c.canonical, members: c.members.map((m) => m.text) }));
   return { same: JSON.stringify(viaDedup) === JSON.stringify(viaCatalog), clusters: viaDedup.length };
 }
