@@ -34,8 +34,8 @@ mkdirSync(work, { recursive: true });
 
 const { loadConfig } = await import(dist('src/config.js'));
 const { loadCatalogDeps } = await import(dist('src/cli/catalog.js'));
-const { allPairsCandidates, indexCandidates, nodeSet, nodeKey, dedupPrepared } = await import(dist('src/core/dedup.js'));
-const { createAnnIndex, rangeSearch, ANN_PARAMS, ANN_ENGINE } = await import(dist('src/core/ann.js'));
+const { allPairsCandidates, indexCandidates, queryIndexCandidates, nodeKey, dedupPrepared } = await import(dist('src/core/dedup.js'));
+const { createAnnIndex, ANN_PARAMS, ANN_ENGINE } = await import(dist('src/core/ann.js'));
 const { allPairsAbove } = await import(dist('src/native/index.js'));
 const { runCatalog } = await import(dist('src/core/catalog/engine.js'));
 const { getKnowledge } = await import(dist('src/core/knowledge/index.js'));
@@ -95,31 +95,43 @@ const exactSet = new Set();
 for (let k = 0; k < exact.a.length; k++) exactSet.add(exact.a[k] * texts.length + exact.b[k]);
 console.log(`exact all-pairs (Rust addon): ${exact.a.length} pairs in ${fmt(exactMs)} ms`);
 
+const allNodes = { count: texts.length, dim, matrix, text: texts, words: [], exactDish: [] };
 async function measure(engine, params) {
   const index = createAnnIndex(dim, { engine, params, capacity: texts.length });
   let t = performance.now();
   index.add(matrix, 0);
   const buildMs = performance.now() - t;
   t = performance.now();
-  const found = new Set();
-  await rangeSearch(index, matrix, THRESHOLD, (q, key) => {
-    if (q !== key) found.add(Math.min(q, key) * texts.length + Math.max(q, key));
-  });
+  const found = await queryIndexCandidates(index, allNodes, THRESHOLD, 0, texts.length);
   const queryMs = performance.now() - t;
   let hit = 0;
-  for (const p of found) if (exactSet.has(p)) hit++;
+  for (let k = 0; k < found.a.length; k++) if (exactSet.has(found.a[k] * texts.length + found.b[k])) hit++;
   return { engine, ...params, buildMs, queryMs, recall: exactSet.size === 0 ? 1 : hit / exactSet.size };
 }
 
-const grid = [];
-for (const connectivity of [8, 16, 32]) for (const expansionAdd of [64, 128]) for (const expansionSearch of [32, 96, 192]) grid.push({ connectivity, expansionAdd, expansionSearch });
+// expansion_search is fixed when a usearch index is made, so each (M, efC, ef) is its own build; the range search
+// starts at k = 32 and searches at least that wide whatever ef says.
+const grid = {
+  usearch: [
+    { connectivity: 8, expansionAdd: 32, expansionSearch: 32, quantization: 'f16' },
+    { connectivity: 8, expansionAdd: 64, expansionSearch: 32, quantization: 'f16' },
+    { connectivity: 16, expansionAdd: 64, expansionSearch: 32, quantization: 'f16' },
+    { connectivity: 16, expansionAdd: 64, expansionSearch: 64, quantization: 'f16' },
+    { connectivity: 16, expansionAdd: 64, expansionSearch: 64, quantization: 'f32' },
+    { connectivity: 16, expansionAdd: 128, expansionSearch: 96, quantization: 'f32' },
+  ],
+  hnswlib: [
+    { connectivity: 8, expansionAdd: 32, expansionSearch: 32 },
+    { connectivity: 16, expansionAdd: 64, expansionSearch: 64 },
+    { connectivity: 16, expansionAdd: 128, expansionSearch: 96 },
+  ],
+};
 const results = [];
 for (const engine of ['usearch', 'hnswlib']) {
-  for (const params of grid) {
-    if (engine === 'hnswlib' && quick && params.connectivity === 32) continue;
+  for (const params of grid[engine]) {
     const r = await measure(engine, params);
     results.push(r);
-    console.log(`${engine.padEnd(8)} M=${String(r.connectivity).padEnd(2)} efC=${String(r.expansionAdd).padEnd(3)} ef=${String(r.expansionSearch).padEnd(3)} recall ${r.recall.toFixed(4)}  build ${fmt(r.buildMs / 1000)} s  query ${fmt(r.queryMs / 1000)} s  total ${fmt((r.buildMs + r.queryMs) / 1000)} s`);
+    console.log(`${engine.padEnd(8)} M=${String(r.connectivity).padEnd(2)} efC=${String(r.expansionAdd).padEnd(3)} ef=${String(r.expansionSearch).padEnd(3)} ${(r.quantization ?? 'f32').padEnd(3)} recall ${r.recall.toFixed(4)}  build ${fmt(r.buildMs / 1000)} s  query ${fmt(r.queryMs / 1000)} s  total ${fmt((r.buildMs + r.queryMs) / 1000)} s`);
   }
 }
 const best = {};
@@ -128,18 +140,19 @@ for (const engine of ['usearch', 'hnswlib']) {
   best[engine] = ok[0] ?? null;
 }
 for (const [engine, r] of Object.entries(best)) {
-  console.log(r ? `fastest ${engine} with recall >= ${RECALL_TARGET}: M=${r.connectivity} efC=${r.expansionAdd} ef=${r.expansionSearch}, recall ${r.recall.toFixed(4)}, ${fmt((r.buildMs + r.queryMs) / 1000)} s` : `${engine}: no setting reached recall ${RECALL_TARGET}`);
+  console.log(r ? `fastest ${engine} with recall >= ${RECALL_TARGET}: M=${r.connectivity} efC=${r.expansionAdd} ef=${r.expansionSearch} ${r.quantization ?? 'f32'}, recall ${r.recall.toFixed(4)}, ${fmt((r.buildMs + r.queryMs) / 1000)} s` : `${engine}: no setting reached recall ${RECALL_TARGET}`);
 }
 if (best.usearch && best.hnswlib) {
   console.log(`usearch vs hnswlib (build + query at their chosen settings): ${((best.hnswlib.buildMs + best.hnswlib.queryMs) / (best.usearch.buildMs + best.usearch.queryMs)).toFixed(2)}x faster`);
 }
 const served = await measure(ANN_ENGINE, ANN_PARAMS);
-console.log(`served setting (src/core/ann.ts) ${ANN_ENGINE} M=${ANN_PARAMS.connectivity} efC=${ANN_PARAMS.expansionAdd} ef=${ANN_PARAMS.expansionSearch}: recall ${served.recall.toFixed(4)} [target >= ${RECALL_TARGET}: ${target(served.recall >= RECALL_TARGET, `recall ${served.recall.toFixed(4)} < ${RECALL_TARGET}`)}], build ${fmt(served.buildMs / 1000)} s, query ${fmt(served.queryMs / 1000)} s, exact all-pairs ${fmt(exactMs / 1000)} s`);
+console.log(`served setting (src/core/ann.ts) ${ANN_ENGINE} M=${ANN_PARAMS.connectivity} efC=${ANN_PARAMS.expansionAdd} ef=${ANN_PARAMS.expansionSearch} ${ANN_PARAMS.quantization ?? 'f32'}: recall ${served.recall.toFixed(4)} [target >= ${RECALL_TARGET}: ${target(served.recall >= RECALL_TARGET, `recall ${served.recall.toFixed(4)} < ${RECALL_TARGET}`)}], build ${fmt(served.buildMs / 1000)} s, query ${fmt(served.queryMs / 1000)} s, exact all-pairs ${fmt(exactMs / 1000)} s`);
 
 // ---------------------------------------------------------------------------------------------- B: crossover
 console.log('\n## B. Candidate generation: exact all-pairs vs the index (build + range query), median of runs');
-const sizes = quick ? [500, 1000, 2000, 5000] : [500, 1000, 2000, 4000, 6000, 8000, 12000, 20000];
+const sizes = quick ? [500, 1000, 2000, 5000] : [500, 1000, 2000, 4000, 8000, 12000, 20000];
 let crossover = null;
+const points = [];
 for (const n of sizes) {
   const nodes = { count: n, dim, matrix: matrix.subarray(0, n * dim), text: texts.slice(0, n), words: [], exactDish: [] };
   const runs = n <= 4000 ? 5 : 3;
@@ -154,10 +167,21 @@ for (const n of sizes) {
   };
   const all = await timeOf(allPairsCandidates);
   const idx = await timeOf(indexCandidates());
+  points.push({ n, all, idx });
   if (crossover === null && idx < all) crossover = n;
   console.log(`${String(n).padStart(6)} names: all-pairs ${fmt(all)} ms, index ${fmt(idx)} ms, index/all-pairs ${(idx / all).toFixed(2)}`);
 }
-console.log(crossover === null ? 'the index is never faster in this range' : `the index is faster from ${crossover} names on (ANN_CROSSOVER_NODES in src/core/dedup.ts); /dedup and /report (<= 2000 items) stay on all-pairs below it`);
+if (crossover !== null) {
+  console.log(`the index is faster from ${crossover} names on; /dedup and /report (<= 2000 items) ${crossover > 2000 ? 'stay on all-pairs' : 'switch to the index'}`);
+} else {
+  // Fit all-pairs as a·n² and the index as b·n·log n on the larger sizes, and solve for where they cross.
+  const big = points.filter((p) => p.n >= 4000);
+  const a = median(big.map((p) => p.all / (p.n * p.n)));
+  const b = median(big.map((p) => p.idx / (p.n * Math.log2(p.n))));
+  let n = big.at(-1).n;
+  while (a * n * n < b * n * Math.log2(n) && n < 1e8) n = Math.round(n * 1.05);
+  console.log(`all-pairs is faster at every size measured (up to ${points.at(-1).n} names); fitted a·n² vs b·n·log n cross near ${Math.round(n / 1000)}k names (ANN_CROSSOVER_NODES ${'='} its round value); /dedup and /report (<= 2000 items) stay on all-pairs`);
+}
 
 // ---------------------------------------------------------------------------------------------- C: KB resolution
 console.log('\n## C. Knowledge-base resolution of many names at once');
@@ -183,10 +207,10 @@ writeFileSync(catalogPath, csvLine(['name', 'restaurant']) + rows.map((r) => csv
 const cacheDir = join(work, 'cache');
 rmSync(cacheDir, { recursive: true, force: true });
 
-function runCli(file, out) {
+function runCli(file, out, extra = []) {
   return new Promise((resolve, reject) => {
     const t = performance.now();
-    const child = spawn(process.execPath, [join(root, 'bin', 'menu-intel.js'), 'catalog', 'dedup', file, '--text-column', 'name', '--out', out, '--cache-dir', cacheDir], {
+    const child = spawn(process.execPath, [join(root, 'bin', 'menu-intel.js'), 'catalog', 'dedup', file, '--text-column', 'name', '--out', out, '--cache-dir', cacheDir, ...extra], {
       env: { ...process.env, MENU_THREADS: process.env.MENU_THREADS ?? '2' },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -210,22 +234,26 @@ const clustering = (big.stages.index ?? 0) + (big.stages.cluster ?? 0);
 console.log(`clustering (index + cluster, no embedding): ${fmt(clustering)} s [target <= 60 s: ${target(clustering <= 60, `clustering ${fmt(clustering)} s > 60 s`)}]`);
 console.log(`peak RSS ${big.rss} MiB [target <= 2048 MiB: ${target(big.rss <= 2048, `peak RSS ${big.rss} MiB > 2 GiB`)}]`);
 
-console.log('\n## E. Clustering time by catalog size (prefixes of the same file; embeddings reused from D)');
-const growth = [];
-for (const n of quick ? [5000, 10000, 20000] : [10000, 25000, 50000, 100000]) {
-  const file = join(work, `catalog-prefix-${n}.csv`);
-  writeFileSync(file, csvLine(['name', 'restaurant']) + rows.slice(0, n).map((r) => csvLine([r.name, r.restaurant])).join(''));
-  const r = await runCli(file, join(work, `out-prefix-${n}`));
-  const c = (r.stages.index ?? 0) + (r.stages.cluster ?? 0);
-  const names = Number(/([\d,]+) names/.exec(r.text)?.[1].replace(/,/g, '') ?? NaN);
-  const pairs = Number(/([\d,]+) candidate pairs judged/.exec(r.text)?.[1].replace(/,/g, '') ?? NaN);
-  growth.push({ n, c, names, pairs });
-  console.log(`${String(n).padStart(7)} rows: ${names} names, ${pairs} candidate pairs, index ${fmt(r.stages.index)} s + cluster ${fmt(r.stages.cluster)} s = ${fmt(c)} s, peak RSS ${r.rss} MiB`);
+console.log('\n## E. Clustering time by catalog size (prefixes of the same file; embeddings reused from D), auto and index-only');
+const growthOf = {};
+for (const mode of ['auto', 'index']) {
+  const growth = [];
+  for (const n of quick ? [5000, 10000, 20000] : [10000, 25000, 50000, 100000]) {
+    const file = join(work, `catalog-prefix-${n}.csv`);
+    if (!existsSync(file)) writeFileSync(file, csvLine(['name', 'restaurant']) + rows.slice(0, n).map((r) => csvLine([r.name, r.restaurant])).join(''));
+    const r = await runCli(file, join(work, `out-prefix-${n}-${mode}`), ['--candidates', mode]);
+    const c = (r.stages.index ?? 0) + (r.stages.cluster ?? 0);
+    const names = Number(/([\d,]+) names/.exec(r.text)?.[1].replace(/,/g, '') ?? NaN);
+    const pairs = Number(/([\d,]+) candidate pairs judged/.exec(r.text)?.[1].replace(/,/g, '') ?? NaN);
+    growth.push({ n, c, names, pairs });
+    console.log(`${mode.padEnd(5)} ${String(n).padStart(7)} rows: ${names} names, ${pairs} candidate pairs, index ${fmt(r.stages.index)} s + cluster ${fmt(r.stages.cluster)} s = ${fmt(c)} s, peak RSS ${r.rss} MiB`);
+  }
+  const first = growth[0];
+  const last = growth.at(-1);
+  const slope = Math.log(last.c / first.c) / Math.log(last.n / first.n);
+  growthOf[mode] = slope;
+  console.log(`${mode}: ${first.n} -> ${last.n} rows (${(last.n / first.n).toFixed(0)}x, names ${(last.names / first.names).toFixed(1)}x): clustering ${(last.c / first.c).toFixed(1)}x, exponent ${slope.toFixed(2)} in rows (quadratic: 2.0, ${((last.n / first.n) ** 2).toFixed(0)}x) [target not quadratic: ${target(slope < 1.8, `${mode} clustering grows with exponent ${slope.toFixed(2)}`)}]`);
 }
-const first = growth[0];
-const last = growth.at(-1);
-const slope = Math.log(last.c / first.c) / Math.log(last.n / first.n);
-console.log(`growth ${first.n} -> ${last.n} rows (${(last.n / first.n).toFixed(0)}x): clustering ${(last.c / first.c).toFixed(1)}x, exponent ${slope.toFixed(2)} (quadratic would be 2.0, ${((last.n / first.n) ** 2).toFixed(0)}x) [target < 2: ${target(slope < 1.6, `clustering grows with exponent ${slope.toFixed(2)}`)}]`);
 
 // ---------------------------------------------------------------------------------------------- F: agreement
 console.log('\n## F. Agreement with /dedup on the test menus (test/fixtures/dedup_menus.jsonl)');

@@ -10,7 +10,13 @@ import { createRequire } from 'node:module';
  */
 export type AnnEngine = 'usearch' | 'hnswlib';
 
+export type AnnQuantization = 'f32' | 'f16';
+
 export interface AnnParams {
+  /** How usearch stores the vectors in its graph (hnswlib always stores f32). Candidate cosines are recomputed from
+   * the f32 vectors either way; half precision makes the graph cheaper to build and search. (usearch's int8 inner
+   * products come back unnormalised, so they cannot be compared with a cosine threshold.) */
+  readonly quantization?: AnnQuantization;
   /** Graph degree (HNSW's M). */
   readonly connectivity: number;
   /** Candidate list size while building (efConstruction). */
@@ -20,7 +26,7 @@ export interface AnnParams {
 }
 
 /** Chosen in bench/catalog.bench.mjs: the smallest settings measured to keep candidate recall ≥ 0.995 at 0.85. */
-export const ANN_PARAMS: AnnParams = { connectivity: 16, expansionAdd: 128, expansionSearch: 96 };
+export const ANN_PARAMS: AnnParams = { connectivity: 16, expansionAdd: 64, expansionSearch: 64, quantization: 'f16' };
 export const ANN_ENGINE: AnnEngine = 'usearch';
 
 export interface AnnHits {
@@ -57,7 +63,7 @@ class UsearchIndex implements AnnIndex {
     this.index = new Index({
       dimensions: dim,
       metric: MetricKind.IP,
-      quantization: ScalarKind.F32,
+      quantization: params.quantization === 'f16' ? ScalarKind.F16 : ScalarKind.F32,
       connectivity: params.connectivity,
       expansion_add: params.expansionAdd,
       expansion_search: params.expansionSearch,
@@ -155,6 +161,12 @@ export function createAnnIndex(dim: number, options: { engine?: AnnEngine; param
 export function loadAnnIndex(path: string, dim: number, params: AnnParams = ANN_PARAMS): AnnIndex {
   return new UsearchIndex(dim, params, path);
 }
+
+/**
+ * How far below the threshold the index's own (possibly quantised) scores are still taken as candidates: the exact
+ * cosine, recomputed from the f32 vectors, then decides. Covers half-precision rounding with room to spare.
+ */
+export const ANN_SCORE_SLACK = 0.02;
 
 /** Queries per native call: bounded so a big catalog yields to the event loop (progress, Ctrl-C) between blocks. */
 const QUERY_BLOCK = 4096;

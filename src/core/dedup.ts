@@ -6,7 +6,7 @@ import { conflicts, profileItem } from './items.js';
 import { judgePairs, SAME_DISH_PROBABILITY, type PairScorer } from './match.js';
 import { allPairsAboveAsync, cosineTopKAsync, unionFind } from '../native/index.js';
 import { dot } from './inference/encoder.js';
-import { createAnnIndex, rangeSearch, type AnnEngine, type AnnIndex, type AnnParams } from './ann.js';
+import { ANN_SCORE_SLACK, createAnnIndex, rangeSearch, type AnnEngine, type AnnIndex, type AnnParams } from './ann.js';
 
 export { dishWords };
 export { definingWordDifference } from './defining-words.js';
@@ -252,13 +252,15 @@ export async function queryIndexCandidates(
     const [lo, hi] = i < j ? [i, j] : [j, i];
     if (seen.has(lo * n + hi)) return;
     seen.add(lo * n + hi);
+    const c = nodeCosine(nodes, lo, hi);
+    if (c < threshold) return;
     a.push(lo);
     b.push(hi);
-    cosine.push(nodeCosine(nodes, lo, hi));
+    cosine.push(c);
   };
   const queries = nodes.matrix.subarray(from * nodes.dim, to * nodes.dim);
   const limit = n * MAX_CANDIDATES_PER_ITEM;
-  const { saturated } = await rangeSearch(index, queries, threshold, (q, key) => add(from + q, key), {
+  const { saturated } = await rangeSearch(index, queries, threshold - ANN_SCORE_SLACK, (q, key) => add(from + q, key), {
     maxK: Math.min(index.size(), 4 * MAX_CANDIDATES_PER_ITEM * 16),
     onBlock: (done, total) => onProgress?.('query', done, total),
   });
@@ -270,7 +272,7 @@ export async function queryIndexCandidates(
   for (let q = 0; q < to - from; q++) {
     for (let r = 0; r < k; r++) {
       const key = hits.keys[q * k + r]!;
-      if (key >= 0 && hits.scores[q * k + r]! >= threshold) add(from + q, key);
+      if (key >= 0 && hits.scores[q * k + r]! >= threshold - ANN_SCORE_SLACK) add(from + q, key);
     }
   }
   return { a, b, cosine };

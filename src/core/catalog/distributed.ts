@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Job, Queue, Worker, type ConnectionOptions } from 'bullmq';
 import { createClient, RESP_TYPES } from '@redis/client';
 import { nodeKey } from '../dedup.js';
-import { createAnnIndex, loadAnnIndex, rangeSearch } from '../ann.js';
+import { ANN_SCORE_SLACK, createAnnIndex, loadAnnIndex, rangeSearch } from '../ann.js';
 import type { TextCleaner } from '../text/clean.js';
 import { CatalogStore } from './catalog-store.js';
 import { EmbeddingStore } from './embedding-store.js';
@@ -203,7 +203,7 @@ export async function startCatalogWorker(options: WorkerOptions, deps: WorkerDep
     const queries = asFloat32(await getBlob(blobs, blobKey(data.run, 'names', data.block)));
     const a: number[] = [];
     const b: number[] = [];
-    await rangeSearch(index, queries, data.threshold, (q, key) => {
+    await rangeSearch(index, queries, data.threshold - ANN_SCORE_SLACK, (q, key) => {
       a.push(q);
       b.push(key);
     });
@@ -407,10 +407,11 @@ export async function runDistributedCatalog(options: DistributedOptions, deps: C
           const [lo, hi] = i < j ? [i, j] : [j, i];
           if (seen.has(lo * n + hi)) continue;
           seen.add(lo * n + hi);
-          a.push(lo);
-          b.push(hi);
           let dot = 0;
           for (let d = 0; d < dim; d++) dot += nodes.matrix[lo * dim + d]! * nodes.matrix[hi * dim + d]!;
+          if (dot < threshold) continue;
+          a.push(lo);
+          b.push(hi);
           cosine.push(dot);
         }
       });

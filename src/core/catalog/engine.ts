@@ -232,7 +232,7 @@ export async function clusterCatalog(
     progress.end(`${fmt(candidates.a.length)} candidate pairs at cosine ≥ ${options.threshold}`);
   }
   if (options.signal?.aborted) throw new CatalogInterrupted('index', options.stored, options.cacheDir);
-  progress.start('cluster', null, 'pairs');
+  progress.start('cluster', nodes.count, 'pairs');
   let judgeTotal = 0;
   const clustering = await clusterNodes(
     nodes,
