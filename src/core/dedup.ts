@@ -111,10 +111,6 @@ export function nodeSet(text: readonly string[], matrix: Float32Array, dim: numb
   return { count: text.length, dim, text, matrix, words: text.map(dishWords), exactDish: text.map(exactDishId) };
 }
 
-export function nodeVector(nodes: NodeSet, i: number): Float32Array {
-  return nodes.matrix.subarray(i * nodes.dim, (i + 1) * nodes.dim);
-}
-
 function nodeCosine(nodes: NodeSet, i: number, j: number): number {
   const d = nodes.dim;
   const m = nodes.matrix;
@@ -167,8 +163,8 @@ export interface CandidateEdges {
 /**
  * Where candidate pairs come from: every pair of nodes whose cosine reaches the threshold, or, when that is more than
  * MAX_CANDIDATES_PER_ITEM per node on average, each node's MAX_CANDIDATES_PER_ITEM nearest neighbours above it.
- * Two implementations give the same pairs: exact all-pairs (allPairsCandidates) and an HNSW index
- * (annCandidates in ann.ts), which is faster above ANN_CROSSOVER_NODES.
+ * Two implementations give the same pairs: exact all-pairs (allPairsCandidates) and an HNSW index (indexCandidates,
+ * over ann.ts), which is faster from ANN_CROSSOVER_NODES names on.
  */
 export type CandidateSource = (nodes: NodeSet, threshold: number) => Promise<CandidateEdges>;
 
