@@ -28,6 +28,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const dist = (p) => join(root, 'dist', p);
 const quick = process.argv.includes('--quick');
+// --parts A,B,E runs some parts only (E reuses the embedding store D left in the work folder).
+const partsArg = process.argv.find((a) => a.startsWith('--parts='));
+const parts = new Set((partsArg ? partsArg.slice(8) : 'A,B,C,D,E,F').split(','));
+const modes = (process.argv.find((a) => a.startsWith('--modes=')) ?? '--modes=auto,index').slice(8).split(',');
 const dataDir = process.env.BENCH_DATA_DIR ?? join(root, '..', 'shared', 'data');
 const work = join(tmpdir(), 'menu-intel-catalog-bench');
 mkdirSync(work, { recursive: true });
@@ -62,7 +66,7 @@ const { embedder, cleaner } = loaded.deps;
 console.log(`# encoder ${embedder.id}, ${process.env.MENU_THREADS ?? 'all'} threads; ANN engine in use: ${ANN_ENGINE} ${JSON.stringify(ANN_PARAMS)}`);
 
 // ---------------------------------------------------------------------------------------------- names for A-C
-const NAMES = quick ? 5000 : 20000;
+const NAMES = parts.has('A') || parts.has('B') || parts.has('C') ? (quick ? 5000 : 20000) : 0;
 const byKey = new Map();
 const addName = (name) => {
   const cleaned = cleaner.clean(name).text;
@@ -87,6 +91,7 @@ vectors.forEach((v, i) => matrix.set(v, i * dim));
 console.log(`# ${texts.length} distinct names (${realNames} real, ${texts.length - realNames} noise variants of real rows: the real sources hold fewer distinct names), embedded in ${fmt(embedSeconds)} s (${fmt(texts.length / embedSeconds)} names/s)`);
 
 // ---------------------------------------------------------------------------------------------- A: recall
+if (parts.has('A')) {
 console.log('\n## A. HNSW candidate recall vs exact all-pairs at cosine >= 0.85');
 t0 = performance.now();
 const exact = allPairsAbove(matrix, dim, THRESHOLD);
@@ -148,7 +153,9 @@ if (best.usearch && best.hnswlib) {
 const served = await measure(ANN_ENGINE, ANN_PARAMS);
 console.log(`served setting (src/core/ann.ts) ${ANN_ENGINE} M=${ANN_PARAMS.connectivity} efC=${ANN_PARAMS.expansionAdd} ef=${ANN_PARAMS.expansionSearch} ${ANN_PARAMS.quantization ?? 'f32'}: recall ${served.recall.toFixed(4)} [target >= ${RECALL_TARGET}: ${target(served.recall >= RECALL_TARGET, `recall ${served.recall.toFixed(4)} < ${RECALL_TARGET}`)}], build ${fmt(served.buildMs / 1000)} s, query ${fmt(served.queryMs / 1000)} s, exact all-pairs ${fmt(exactMs / 1000)} s`);
 
+}
 // ---------------------------------------------------------------------------------------------- B: crossover
+if (parts.has('B')) {
 console.log('\n## B. Candidate generation: exact all-pairs vs the index (build + range query), median of runs');
 const sizes = quick ? [500, 1000, 2000, 5000] : [500, 1000, 2000, 4000, 8000, 12000, 20000];
 let crossover = null;
@@ -183,7 +190,9 @@ if (crossover !== null) {
   console.log(`all-pairs is faster at every size measured (up to ${points.at(-1).n} names); fitted a·n² vs b·n·log n cross near ${Math.round(n / 1000)}k names (ANN_CROSSOVER_NODES ${'='} its round value); /dedup and /report (<= 2000 items) stay on all-pairs`);
 }
 
+}
 // ---------------------------------------------------------------------------------------------- C: KB resolution
+if (parts.has('C')) {
 console.log('\n## C. Knowledge-base resolution of many names at once');
 const lookup = getKnowledge().lookup;
 const fresh = texts.slice(0, quick ? 2000 : 10000); // the lookup keeps no per-text cache
@@ -199,13 +208,14 @@ const annUs = ((performance.now() - t0) * 1000) / fresh.length;
 const embedUs = (embedSeconds * 1e6) / texts.length;
 console.log(`lexical resolveDish: ${fmt(lexicalUs)} us/name; an alias-embedding index (${aliasCount} vectors): ${fmt(annUs)} us/name for the search alone + ${fmt(embedUs)} us/name to embed the query -> ${((annUs + embedUs) / lexicalUs).toFixed(1)}x slower: kept lexical`);
 
+}
 // ---------------------------------------------------------------------------------------------- D, E: CLI runs
 const ROWS = quick ? 20000 : 100000;
 const catalogPath = join(work, `catalog-${ROWS}.csv`);
 const rows = catalogOfSize(realRows, ROWS);
 writeFileSync(catalogPath, csvLine(['name', 'restaurant']) + rows.map((r) => csvLine([r.name, r.restaurant])).join(''));
 const cacheDir = join(work, 'cache');
-rmSync(cacheDir, { recursive: true, force: true });
+if (parts.has('D')) rmSync(cacheDir, { recursive: true, force: true });
 
 function runCli(file, out, extra = []) {
   return new Promise((resolve, reject) => {
@@ -225,6 +235,7 @@ function runCli(file, out, extra = []) {
   });
 }
 
+if (parts.has('D')) {
 console.log(`\n## D. ${ROWS} rows end to end: menu-intel catalog dedup (cold embedding store), MENU_THREADS=${process.env.MENU_THREADS ?? '2'}`);
 const big = await runCli(catalogPath, join(work, `out-${ROWS}`));
 console.log(big.text.trim().split('\n').filter((l) => /^(catalog|clusters|embeddings|stages)/.test(l)).join('\n'));
@@ -234,9 +245,11 @@ const clustering = (big.stages.index ?? 0) + (big.stages.cluster ?? 0);
 console.log(`clustering (index + cluster, no embedding): ${fmt(clustering)} s [target <= 60 s: ${target(clustering <= 60, `clustering ${fmt(clustering)} s > 60 s`)}]`);
 console.log(`peak RSS ${big.rss} MiB [target <= 2048 MiB: ${target(big.rss <= 2048, `peak RSS ${big.rss} MiB > 2 GiB`)}]`);
 
+}
+if (parts.has('E')) {
 console.log('\n## E. Clustering time by catalog size (prefixes of the same file; embeddings reused from D), auto and index-only');
 const growthOf = {};
-for (const mode of ['auto', 'index']) {
+for (const mode of modes) {
   const growth = [];
   for (const n of quick ? [5000, 10000, 20000] : [10000, 25000, 50000, 100000]) {
     const file = join(work, `catalog-prefix-${n}.csv`);
@@ -255,7 +268,9 @@ for (const mode of ['auto', 'index']) {
   console.log(`${mode}: ${first.n} -> ${last.n} rows (${(last.n / first.n).toFixed(0)}x, names ${(last.names / first.names).toFixed(1)}x): clustering ${(last.c / first.c).toFixed(1)}x, exponent ${slope.toFixed(2)} in rows (quadratic: 2.0, ${((last.n / first.n) ** 2).toFixed(0)}x) [target not quadratic: ${target(slope < 1.8, `${mode} clustering grows with exponent ${slope.toFixed(2)}`)}]`);
 }
 
+}
 // ---------------------------------------------------------------------------------------------- F: agreement
+if (parts.has('F')) {
 console.log('\n## F. Agreement with /dedup on the test menus (test/fixtures/dedup_menus.jsonl)');
 const menus = readFileSync(join(root, 'test', 'fixtures', 'dedup_menus.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 const clustersOf = (items, outcome) => outcome.clusters.map((c) => ({ canonical: items[c.canonical], members: c.members.map((m) => items[m]) }));
@@ -281,6 +296,7 @@ const all = menus.flatMap((m) => m.items);
 const whole = await agree(all, 'all-menus');
 console.log(`per menu: ${identical}/${menus.length} identical; all ${all.length} items as one catalog: ${whole.clusters} clusters, ${whole.same ? 'identical' : 'DIFFERENT'} [target identical: ${target(identical === menus.length && whole.same, 'catalog clusters differ from /dedup')}]`);
 
+}
 await loaded.close();
 for (const w of warnings) console.log(`WARNING target missed: ${w}`);
 console.log(`\ndone (${warnings.length} targets missed); catalogs and outputs left in ${work}`);
