@@ -41,7 +41,10 @@ export async function runWorkerCommand(argv: readonly string[], io: CatalogIo): 
     process.once('SIGINT', resolve);
   });
   io.out(`[worker ${worker.id}] stopping`);
-  await worker.close();
+  // A worker whose Redis is gone cannot hand its job back; it stops anyway (the job's lock expires and it is retried).
+  const closed = await Promise.race([worker.close().then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 10_000).unref())]);
+  if (!closed) io.err(`[worker ${worker.id}] Redis did not answer within 10 s; stopping without it`);
   await loaded.close();
+  if (!closed) process.exit(1); // the dead connection's reconnect timers would keep the process alive
   return 0;
 }

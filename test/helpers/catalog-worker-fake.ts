@@ -15,6 +15,7 @@ const worker = await startCatalogWorker(
   { embedder: new CountingEmbedder('fake-trigram-v1', delay), cleaner: getTextCleaner() },
 );
 const stop = async (): Promise<void> => {
+  setTimeout(() => process.exit(1), 10_000).unref(); // Redis gone: stop anyway
   await worker.close();
   process.exit(0);
 };
