@@ -41,7 +41,7 @@ export const ENV_DOC: Readonly<Record<string, string>> = {
   PORT: 'TCP port (default 8080; 0 picks a free port and prints it).',
   MENU_OPERATOR_KEY: 'The operator key: unlimited, the only key that sees the diagnostic /health view and /metrics (default unset).',
   MENU_DATA_DIR: 'Where the SQLite account store lives (default ./data).',
-  MENU_REDIS_URL: 'redis://host:port to share accounts, quotas and rate windows between replicas (default unset: SQLite).',
+  MENU_REDIS_URL: 'redis://host:port to share accounts, quotas and rate windows between replicas, and the job queue of distributed catalog runs (default unset: SQLite).',
   MENU_MODEL: 'Biencoder id to serve from models/build (default: the manifest\'s serve.biencoder; the base model stays selectable).',
   MENU_EXECUTION_PROVIDER: 'cpu (default) or cuda (GPU hosts; untested here).',
   MENU_THREADS: 'ONNX Runtime intra-op threads (default: the number of cores).',
