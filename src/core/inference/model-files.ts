@@ -25,9 +25,19 @@ export interface BuiltModel {
   readonly precisionReport: PrecisionReport | null;
 }
 
+/** Kernel type (MatMulInteger, SkipLayerNormalization, ...) → how many the served graph runs. */
+export interface KernelCounts {
+  readonly [kernel: string]: number;
+}
+
+/** Kernel counts under "int8", "fp32" and "data movement". */
+export interface KernelsByPrecision {
+  readonly [precision: string]: KernelCounts;
+}
+
 export interface PrecisionReport {
   /** Kernel type → how many, under "int8", "fp32" and "data movement". */
-  readonly kernels: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  readonly kernels: KernelsByPrecision;
   /** Share of the per-token linear-layer multiply-adds computed in int8. */
   readonly linear_macs_int8_share: number;
   /** The projection MatMuls the parity gate keeps in fp32. */
