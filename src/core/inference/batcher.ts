@@ -73,8 +73,16 @@ export class InferenceBatcher {
   private closed = false;
   private inFlight = 0;
   private slotFreed: (() => void) | null = null;
-  /** Sequences per second of one run, over the recent runs (exponentially weighted); 0 until the first run. */
-  private itemsPerSecondPerRun = 0;
+  /**
+   * Throughput of all workers together while busy: rows finished and busy seconds (time with a run in flight), each
+   * a decaying sum over the recent runs, so their ratio is the recent rate. Measured rather than one run's rate times
+   * the workers: two workers on a shared box do not always reach twice one worker's speed.
+   */
+  private recentRows = 0;
+  private recentBusySeconds = 0;
+  /** Start of the current busy period (a run in flight throughout) and the last run's end. */
+  private busySince = 0;
+  private lastRunEnded = 0;
   readonly stats: BatcherStats = { runs: 0, rows: 0, paddedTokens: 0, realTokens: 0, rejected: 0 };
 
   constructor(private readonly run: RunBatch, private readonly opts: BatcherOptions) {}
@@ -121,14 +129,13 @@ export class InferenceBatcher {
    * How long a new request of `n` sequences would wait for the queued work it shares the runs with (0 before any run
    * was measured). The round already picked for the runs in progress (at most 4 × maxBatchItems sequences) is left
    * out: it is a bounded wait every request has, and on a slow host it alone would refuse a 3-item request behind
-   * one large batch. A backlog keeps every worker busy, so the rate is one run's times the number of workers.
+   * one large batch. The rate is that of all workers together while they were busy.
    */
   expectedWaitMs(n: number): number {
-    if (this.itemsPerSecondPerRun <= 0) return 0;
+    if (this.recentRows <= 0 || this.recentBusySeconds <= 0) return 0;
     let ahead = 0;
     for (const job of this.jobs) ahead += Math.min(job.seqs.length - job.next, n);
-    const concurrency = Math.max(1, this.opts.concurrency ?? 1);
-    return (ahead / (this.itemsPerSecondPerRun * concurrency)) * 1000;
+    return (ahead / (this.recentRows / this.recentBusySeconds)) * 1000;
   }
 
   /** Stops accepting work; resolves when everything already submitted has finished. */
@@ -167,6 +174,7 @@ export class InferenceBatcher {
             end++;
           }
           while (this.inFlight >= concurrency) await new Promise<void>((r) => (this.slotFreed = r));
+          if (this.inFlight === 0) this.busySince = performance.now();
           this.inFlight++;
           void this.runOne(picked.slice(start, end)).finally(() => {
             this.inFlight--;
@@ -233,16 +241,20 @@ export class InferenceBatcher {
     });
     let outputs: Float32Array[] | null = null;
     let error: unknown = null;
-    const runStarted = performance.now();
     try {
       outputs = await this.run({ rows, seqLen, tokens, lengths, typeIds, dimensions });
     } catch (e) {
       error = e;
     }
-    const runSeconds = (performance.now() - runStarted) / 1000;
-    if (error === null && runSeconds > 0) {
-      const rate = rows / runSeconds;
-      this.itemsPerSecondPerRun = this.itemsPerSecondPerRun === 0 ? rate : 0.8 * this.itemsPerSecondPerRun + 0.2 * rate;
+    // Busy time since the later of the last run's end and the start of this busy period: a run was in flight
+    // throughout, so rows over busy seconds is what the workers did together (two runs ending together count their
+    // shared time once).
+    const ended = performance.now();
+    const busySeconds = (ended - Math.max(this.lastRunEnded, this.busySince)) / 1000;
+    this.lastRunEnded = ended;
+    if (error === null) {
+      this.recentRows = 0.8 * this.recentRows + rows;
+      this.recentBusySeconds = 0.8 * this.recentBusySeconds + busySeconds;
     }
     this.stats.runs++;
     this.stats.rows += rows;
