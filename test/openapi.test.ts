@@ -7,7 +7,7 @@ import { ERROR_CODES } from '../src/core/errors.js';
 import { REPO_ROOT } from '../src/core/paths.js';
 import { MAX_TEXT_CHARS } from '../src/core/text/limits.js';
 import { ROUTES } from '../src/routes/index.js';
-import { buildOpenApiDocument, statusOf } from '../src/routes/openapi.js';
+import { buildOpenApiDocument, operationExamples, statusOf } from '../src/routes/openapi.js';
 import type { Route } from '../src/routes/route.js';
 import { OpenApiConformance } from './helpers/openapi-conformance.js';
 import { OPERATOR_KEY, call, startTestServer } from './helpers/server.js';
@@ -129,6 +129,8 @@ t.test('every request example validates against its own schema', async (t) => {
       }
     }
   }
+  const operations = new Set(Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)));
+  t.same(Object.keys(operationExamples()).filter((k) => !operations.has(k)), [], 'docs/openapi-examples.json names only operations the document has');
 });
 
 t.test('the server: /openapi.json without a key, every documented operation routed, undocumented paths 404', async (t) => {
