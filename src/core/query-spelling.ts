@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { KNOWLEDGE_DIR } from './paths.js';
 import { editDistance, type CleaningLexicon } from './text/clean.js';
 import { foldAccents } from './knowledge/translate.js';
+import { WORD_LIST_FILE_NAMES } from './knowledge/words.js';
 
 /**
  * Spelling correction for a search query, before it is cleaned.
@@ -282,7 +283,8 @@ export function loadQueryVocabulary(cleaning: CleaningLexicon, englishWords: Ite
   for (const w of QUERY_WORDS) add(w);
   const everyWord: string[] = [];
   for (const file of readdirSync(lex)) {
-    if (!/\.(tsv|txt)$/.test(file)) continue;
+    // The word lists of the rules (knowledge/words.ts) are rule data, not food vocabulary.
+    if (!/\.(tsv|txt)$/.test(file) || WORD_LIST_FILE_NAMES.has(file)) continue;
     const text = readFileSync(join(lex, file), 'utf8');
     everyWord.push(...wordsOf(text));
     const columns = CANDIDATE_COLUMNS[file];
