@@ -53,7 +53,7 @@ export async function scoreDedupMenus(services: Services, menus: readonly Labell
   const counts: PairCounts = { tp: 0, fp: 0, fn: 0, falseMerges: [], missedPairs: [] };
   for (const menu of menus) {
     const { cleaned, vectors } = await services.embedTexts(menu.items, 384);
-    const outcome = await dedupPrepared(menu.items, cleaned.map((c) => c.text), vectors, {
+    const outcome = await dedupPrepared(services.knowledge, menu.items, cleaned.map((c) => c.text), vectors, {
       cosineThreshold,
       scorer: services.matchScorer(),
     });
@@ -110,12 +110,12 @@ export async function evalDedup(kit: EvalKit, sets: EvalSets, label: string): Pr
     const { cleaned, vectors } = await services.embedTexts(names, 384);
     const texts = cleaned.map((c) => c.text);
     const options = { cosineThreshold: 0.85, scorer: services.matchScorer() };
-    await dedupPrepared(names, texts, vectors, options); // warm: lexicons and profiles load once per process
+    await dedupPrepared(services.knowledge, names, texts, vectors, options); // warm: lexicons and profiles load once per process
     const times: number[] = [];
     let outcome: DedupOutcome | null = null;
     for (let r = 0; r < 5; r++) {
       const t0 = performance.now();
-      outcome = await dedupPrepared(names, texts, vectors, options);
+      outcome = await dedupPrepared(services.knowledge, names, texts, vectors, options);
       times.push(performance.now() - t0);
     }
     times.sort((a, b) => a - b);

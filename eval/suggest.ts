@@ -45,11 +45,11 @@ export async function evalSuggest(kit: EvalKit, sets: EvalSets, label: string): 
       if (result.cart_dietary === c.cart_dietary) dietaryAgree++;
       if (c.menu_diet) markedCarts++;
       const cartKeys = new Set(c.cart.map((t) => nameKey(s.cleaner.clean(t).text)));
-      const cartDishes = new Set(c.cart.map((t) => profileItem(s.cleaner.clean(t).text).dish?.id).filter((d) => d !== undefined));
+      const cartDishes = new Set(c.cart.map((t) => profileItem(s.knowledge, s.cleaner.clean(t).text).dish?.id).filter((d) => d !== undefined));
       for (const sug of result.suggestions) {
         suggestions++;
         const cleaned = s.cleaner.clean(sug.item).text;
-        const dish = profileItem(cleaned).dish;
+        const dish = profileItem(s.knowledge, cleaned).dish;
         if (cartKeys.has(nameKey(cleaned)) || (dish && cartDishes.has(dish.id))) {
           cartItemsSuggested++;
           if (sets.side === 'dev') examples.push(`in cart: ${sug.item}`);
@@ -65,7 +65,7 @@ export async function evalSuggest(kit: EvalKit, sets: EvalSets, label: string): 
         if (c.cart_dietary === 'veg') {
           vegSuggestions++;
           const flagged = sourceDiet.get(nameKey(sug.item));
-          const diet = flagged ?? vegOrNot(profileItem(cleaned).diet);
+          const diet = flagged ?? vegOrNot(profileItem(s.knowledge, cleaned).diet);
           if (diet !== 'veg') {
             violations++;
             if (flagged) violationsBySource++;

@@ -8,13 +8,15 @@ import {
   CUISINE_LABELS,
   MIN_DISHES_PER_CUISINE,
   MIN_DISHES_TOTAL,
-  getKnowledge,
   loadDishBook,
   loadKnowledge,
   validateKnowledge,
 } from '../src/core/knowledge/index.js';
-import { splitCombo } from '../src/core/knowledge/lookup.js';
+import { lookupWords, splitCombo } from '../src/core/knowledge/lookup.js';
 import { measureCoverage } from '../src/core/knowledge/coverage.js';
+
+/** The checkout's knowledge, loaded once for this file. */
+const knowledge = loadKnowledge();
 
 const HEADER = 'name\tcuisine\tcourse\tdiet\tprotein\ttags\taliases';
 
@@ -130,8 +132,8 @@ t.test('the real knowledge base loads, validates and covers every cuisine label'
   t.ok(report.aliases > report.dishes * 2, 'dishes carry aliases');
   t.ok(report.hardNegatives > 0 && Object.values(report.nonFood).every((n) => n > 0), 'hard negatives and non-food exemplars present');
 
-  const k = getKnowledge();
-  t.equal(getKnowledge(), k, 'getKnowledge is a singleton');
+  const k = knowledge;
+  t.ok(Object.isFrozen(k), 'the knowledge is frozen');
   const names = new Set(k.book.dishes.map((d) => d.name.toLowerCase()));
   t.equal(names.size, k.book.dishes.length, 'canonical names are unique');
   // Every ambiguous name is an alias of at least two dishes, and resolves to none of them.
@@ -239,7 +241,7 @@ const RESOLVE_CASES: [string, string | null, ('exact' | 'fuzzy')?][] = [
 ];
 
 t.test('resolveDish: a dish named twice ("X (Y)") is that dish; two different dishes are not', async (t) => {
-  const k = getKnowledge();
+  const k = knowledge;
   const twice = k.resolveDish('Mosambi Juice Sweet Lime Juice');
   t.equal(twice?.dish.name, 'Mosambi Juice');
   t.equal(twice?.how, 'exact', 'both halves are names of the dish');
@@ -247,7 +249,7 @@ t.test('resolveDish: a dish named twice ("X (Y)") is that dish; two different di
 });
 
 t.test('resolveDish: exact, aliases, transliteration, fuzzy and traps', async (t) => {
-  const k = getKnowledge();
+  const k = knowledge;
   t.ok(RESOLVE_CASES.length >= 60, `${RESOLVE_CASES.length} cases`);
   for (const [text, expected, how] of RESOLVE_CASES) {
     const m = k.resolveDish(text);
@@ -263,7 +265,7 @@ t.test('resolveDish: exact, aliases, transliteration, fuzzy and traps', async (t
 });
 
 t.test('a fuzzy match never crosses a protein or diet word', async (t) => {
-  const k = getKnowledge();
+  const k = knowledge;
   // Every dish name with one protein or diet word swapped for another: it must resolve to a dish with the new
   // word's protein/diet, or not at all — never back to the original dish.
   const swaps: [RegExp, string][] = [[/\bPaneer\b/, 'Chicken'], [/\bChicken\b/, 'Paneer'], [/\bVeg\b/, 'Egg'], [/\bMutton\b/, 'Fish'], [/\bPrawn\b/, 'Chicken']];
@@ -281,7 +283,7 @@ t.test('a fuzzy match never crosses a protein or diet word', async (t) => {
 });
 
 t.test('token index, cues, optional words, spelling variants and combos', async (t) => {
-  const k = getKnowledge();
+  const k = knowledge;
   const { lookup } = k;
   const paneerIds = lookup.dishesByToken.get('paneer') ?? [];
   t.ok(paneerIds.length > 50, 'many dishes use "paneer"');
@@ -297,9 +299,10 @@ t.test('token index, cues, optional words, spelling variants and combos', async 
   t.equal(lookup.spellingVariants.get('masla'), 'masala', 'masla is a spelling of masala');
   t.notOk(lookup.spellingVariants.has('tikki'), 'tikki is not a spelling of tikka');
 
-  t.same(splitCombo('Veg Whopper + Fries (Reg)'.replace(/\(.*\)/, '')), ['Veg Whopper', 'Fries']);
-  t.same(splitCombo('Zinger Burger Meal'), ['Zinger Burger']);
-  t.same(splitCombo('Paneer Tikka'), []);
+  const words = lookupWords(k.words);
+  t.same(splitCombo('Veg Whopper + Fries (Reg)'.replace(/\(.*\)/, ''), words), ['Veg Whopper', 'Fries']);
+  t.same(splitCombo('Zinger Burger Meal', words), ['Zinger Burger']);
+  t.same(splitCombo('Paneer Tikka', words), []);
   const combo = lookup.resolveCombo('Veg Whopper + French Fries + Coke');
   t.equal(combo?.main?.dish.name, 'Veg Whopper');
   t.same(combo?.parts.map((p) => p?.dish.name ?? null), ['Veg Whopper', 'French Fries', 'Coca-Cola']);
@@ -310,7 +313,7 @@ t.test('token index, cues, optional words, spelling variants and combos', async 
 
 t.test('measureCoverage counts exact, fuzzy, combo, ambiguous and misses', async (t) => {
   const names = ['Paneer Tikka ₹249', 'Paneer Tikka [Bestseller]', 'Tikka Paneer', 'Pad Thai', 'Veg Whopper + Fries', 'Qwerty Zxcvb', 'Qwerty Zxcvb'];
-  const r = measureCoverage(names, { top: 5 });
+  const r = measureCoverage(knowledge, names, { top: 5 });
   t.equal(r.total, 7);
   t.equal(r.exact, 2, 'cleaning strips the price and the promo label before the lookup');
   t.equal(r.fuzzy, 1);

@@ -1,10 +1,28 @@
 import t from 'tap';
-import { compoundParts, hasWord, rankSearch, understandQuery } from '../src/core/search.js';
-import { profileItem } from '../src/core/items.js';
-import { equivalenceTerms, equivalenceTokens } from '../src/core/knowledge/equivalents.js';
-import { clean } from '../src/core/text/clean.js';
+import {
+  compoundParts as compoundPartsIn,
+  hasWord as hasWordIn,
+  menuSections as menuSectionsIn,
+  rankSearch as rankSearchIn,
+  understandQuery,
+  usualCourse,
+  type QueryUnderstanding,
+} from '../src/core/search.js';
+import { profileItem as profileIn, type ItemProfile } from '../src/core/items.js';
+import { equivalenceTerms as termsIn, equivalenceTokens as tokensIn } from '../src/core/knowledge/equivalents.js';
+import { loadKnowledge } from '../src/core/knowledge/index.js';
 
-const understand = (query: string) => understandQuery(clean(query).text, query);
+const knowledge = loadKnowledge();
+const clean = (text: string) => knowledge.cleaner.clean(text);
+const profileItem = (cleaned: string) => profileIn(knowledge, cleaned);
+const understand = (query: string) => understandQuery(knowledge, clean(query).text, query);
+const rankSearch = (q: QueryUnderstanding, profiles: readonly ItemProfile[], cosines: readonly number[], topK: number, originals?: readonly string[]) =>
+  rankSearchIn(knowledge, q, profiles, cosines, topK, originals);
+const menuSections = (profiles: readonly ItemProfile[]) => menuSectionsIn(knowledge, profiles);
+const equivalenceTerms = (words: readonly string[]) => termsIn(knowledge.equivalents, words);
+const equivalenceTokens = (words: readonly string[]) => tokensIn(knowledge.equivalents, words);
+const compoundParts = (word: string) => compoundPartsIn(knowledge, word);
+const hasWord = (words: ReadonlySet<string>, word: string) => hasWordIn(knowledge, words, word);
 
 t.test('understandQuery: the words a query asks an item to hold', async (t) => {
   // Hinglish "wala/wali" ("the one with") names no dish: an item must not hold it to contain the query.
@@ -104,7 +122,6 @@ t.test('understandQuery: a veg ingredient is not the query asking for veg', asyn
 });
 
 t.test('usualCourse: an ice-cream menu makes its house names desserts, a food menu says nothing', async (t) => {
-  const { usualCourse } = await import('../src/core/search.js');
   const parlour = ['Vanilla Ice Cream', 'Chocolate Ice Cream', 'Mango Kulfi', 'Gulab Jamun', 'Butterscotch Ice Cream', 'Brownie Sundae', 'Alphonso Mango 100ml', 'Cold Coffee'];
   t.equal(usualCourse(parlour.map((s) => profileItem(clean(s).text))), 'dessert');
   const diner = ['Paneer Tikka', 'Dal Makhani', 'Butter Naan', 'Gulab Jamun', 'Masala Chai', 'Veg Biryani'];
@@ -126,7 +143,6 @@ t.test('understandQuery: "wraps and rolls" takes either', async (t) => {
 });
 
 t.test('menuSections: an open item takes the course of the section it is listed in', async (t) => {
-  const { menuSections } = await import('../src/core/search.js');
   // A café's shakes: the house names between "Banana Shake" and the coffees say nothing of their course themselves.
   const menu = ['Paneer Tikka', 'Veg Biryani', 'Cold Coffee', 'Masala Chai', 'Oreo n Oreo', 'Lotus Biscoff', 'Banana Shake', 'Strawberry Shake', 'Dal Makhani'];
   const profiles = menu.map((s) => profileItem(clean(s).text));
@@ -183,7 +199,6 @@ t.test('rankSearch: the dish a query names, holding its words, comes before the 
 });
 
 t.test('menuSections: a house name among the coolers is a cold drink, not an answer to a hot one', async (t) => {
-  const { menuSections } = await import('../src/core/search.js');
   const menu = ['Lime Mint Cooler', 'Mojito Mint', 'Blue Angel', 'Lime Soda', 'Ginger Lime Soda', 'Chocolate Ice Cream'];
   const profiles = menu.map((s) => profileItem(clean(s).text));
   t.ok(profiles[2]!.courseConfidence < 0.5, 'the house name says nothing of its course');
@@ -197,7 +212,7 @@ t.test('rankSearch: a query for a group or to share is answered by the orders, p
   const menu = ['2 Crispy Chicken Burger + 4Pc Fried Wings + 2 Coca Cola', '6 Crispy Veg', '(18Pcs) Crunchy Chicken Nuggets + 3 Dips', 'Crispy Veg Burger', 'Gulab Jamun Minis Box [500 gm]'];
   const profiles = menu.map((s) => profileItem(clean(s).text));
   // Equal cosines: only the servings decide the order.
-  const rank = (query: string, cosine: number) => rankSearch(understandQuery(clean(query).text, query), profiles, menu.map(() => cosine), 10, menu)
+  const rank = (query: string, cosine: number) => rankSearch(understandQuery(knowledge, clean(query).text, query), profiles, menu.map(() => cosine), 10, menu)
     .results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
   // At a cosine that passes the gates alone, an item that says nothing of a family passes and one that disagrees does not.
   const family = rank('meal for a family', 0.65);
@@ -217,7 +232,7 @@ t.test('rankSearch: a meal for some number of people is food, not a drink, a des
   const menu = ['2 Fries (R)', '2 McFlurry Oreo (S)', '2 McVeggie Burger + Fries (L) + 2 Coke', '2 Cappuccino', 'McVeggie Burger'];
   const profiles = menu.map((s) => profileItem(clean(s).text));
   // Equal cosines, just under the relevance midpoint: the servings and the meal decide what passes the floor.
-  const got = rankSearch(understandQuery(clean('meal for two').text, 'meal for two'), profiles, menu.map(() => 0.6), 10, menu)
+  const got = rankSearch(understandQuery(knowledge, clean('meal for two').text, 'meal for two'), profiles, menu.map(() => 0.6), 10, menu)
     .results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
   t.equal(got[0], '2 McVeggie Burger + Fries (L) + 2 Coke', got.join(', '));
   for (const notMeal of ['2 McFlurry Oreo (S)', '2 Cappuccino']) t.notOk(got.includes(notMeal), `${notMeal} is for two but no meal: ${got.join(', ')}`);
@@ -282,10 +297,10 @@ t.test('rankSearch: a one-word category query puts the items named with its word
 });
 
 t.test('understandQuery: in "<vegetable> wali sabzi" the named vegetable is the word an item must hold', async (t) => {
-  const q = understandQuery(clean('aloo wali sabzi').text, 'aloo wali sabzi');
+  const q = understandQuery(knowledge, clean('aloo wali sabzi').text, 'aloo wali sabzi');
   t.notOk(q.words.includes('vegetable'), `the sabzi's translation is no word an item must hold: ${q.words.join(', ')}`);
   t.ok(q.words.includes('aloo') || q.terms.length > 0);
-  t.ok(understandQuery(clean('grilled chicken with vegetables').text).words.some((w) => w.startsWith('vegetable')), 'a vegetable the query names stays');
+  t.ok(understandQuery(knowledge, clean('grilled chicken with vegetables').text).words.some((w) => w.startsWith('vegetable')), 'a vegetable the query names stays');
 });
 
 t.test('understandQuery: words of a mood or a price are no words an item must hold', async (t) => {

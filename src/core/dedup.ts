@@ -1,7 +1,7 @@
 import { nameKey } from './knowledge/dishes.js';
-import { getKnowledge } from './knowledge/index.js';
+import type { Knowledge } from './knowledge/index.js';
 import { dishWords } from './dish-words.js';
-import { definingWords, wordDifference, type DefiningWordLexicon } from './defining-words.js';
+import { wordDifference } from './defining-words.js';
 import { conflicts, profileItem } from './items.js';
 import { judgePairs, SAME_DISH_PROBABILITY, type PairScorer } from './match.js';
 import { allPairsAboveAsync, cosineTopKAsync, unionFind } from '../native/index.js';
@@ -100,7 +100,7 @@ interface Nodes {
   readonly exactDish: readonly (number | null)[];
 }
 
-function buildNodes(originals: readonly string[], cleaned: readonly string[], vectors: readonly Float32Array[]): Nodes {
+function buildNodes(k: Knowledge, originals: readonly string[], cleaned: readonly string[], vectors: readonly Float32Array[]): Nodes {
   const byKey = new Map<string, number>();
   const items: number[][] = [];
   const text: string[] = [];
@@ -119,7 +119,7 @@ function buildNodes(originals: readonly string[], cleaned: readonly string[], ve
     items[node]!.push(i);
     nodeOf[i] = node;
   }
-  return { count: items.length, items, nodeOf, text, vector, words: text.map(dishWords), exactDish: text.map(exactDishId) };
+  return { count: items.length, items, nodeOf, text, vector, words: text.map((t) => dishWords(k, t)), exactDish: text.map((t) => exactDishId(k, t)) };
 }
 
 /** Candidate edges (i < j) as parallel arrays: cosine all-pairs plus knowledge-base synonyms. */
@@ -186,39 +186,40 @@ async function candidateEdges(nodes: Nodes, threshold: number): Promise<{ a: num
  *     calibrated cosine or a cross-encoder) must say "match".
  */
 async function judgeNodePairs(
+  k: Knowledge,
   nodes: Nodes,
   pairs: readonly (readonly [number, number])[],
   cosines: readonly number[],
   options: DedupOptions,
 ): Promise<boolean[]> {
-  const lex = definingWords();
-  const accepted = pairs.map(([i, j], k) => {
+  const accepted = pairs.map(([i, j], e) => {
     const synonyms = nodesAreSynonyms(nodes, i, j);
-    if (!synonyms && cosines[k]! < options.cosineThreshold) return false;
-    return wordDifference(nodes.words[i]!, nodes.words[j]!, synonyms, lex) === null;
+    if (!synonyms && cosines[e]! < options.cosineThreshold) return false;
+    return wordDifference(k, nodes.words[i]!, nodes.words[j]!, synonyms) === null;
   });
-  const judged = accepted.flatMap((ok, k) => (ok ? [k] : []));
+  const judged = accepted.flatMap((ok, e) => (ok ? [e] : []));
   if (judged.length === 0) return accepted;
   const verdicts = await judgePairs(
-    judged.map((k) => [nodes.text[pairs[k]![0]]!, nodes.text[pairs[k]![1]]!] as const),
-    judged.map((k) => cosines[k]!),
+    k,
+    judged.map((e) => [nodes.text[pairs[e]![0]]!, nodes.text[pairs[e]![1]]!] as const),
+    judged.map((e) => cosines[e]!),
     options.cosineThreshold,
     options.scorer,
   );
-  judged.forEach((k, v) => (accepted[k] = verdicts[v]!.match));
+  judged.forEach((e, v) => (accepted[e] = verdicts[v]!.match));
   return accepted;
 }
 
 /** The knowledge-base dish a name is, exactly (a name or alias; Devanagari transliterated), or null. */
-function exactDishId(text: string): number | null {
-  const dishes = getKnowledge().lookup.dishCandidates(text);
+function exactDishId(k: Knowledge, text: string): number | null {
+  const dishes = k.lookup.dishCandidates(text);
   return dishes.length === 1 ? dishes[0]!.id : null;
 }
 
 /** Both names are, exactly, a name or alias of the same knowledge-base dish. */
-export function knownSynonyms(a: string, b: string): boolean {
-  const id = exactDishId(a);
-  return id !== null && id === exactDishId(b);
+export function knownSynonyms(k: Knowledge, a: string, b: string): boolean {
+  const id = exactDishId(k, a);
+  return id !== null && id === exactDishId(k, b);
 }
 
 function nodesAreSynonyms(nodes: Nodes, i: number, j: number): boolean {
@@ -256,9 +257,9 @@ function componentsWithin(members: readonly number[], adjacency: ReadonlyMap<num
  * Checked for every pair of a cluster, so a star of knowledge-base variants around one name (Thatte Idli with Ghee
  * Thatte Idli and Butter Thatte Idli) cannot put two different variants together.
  */
-function compatible(nodes: Nodes, x: number, y: number, lex: DefiningWordLexicon): boolean {
-  if (wordDifference(nodes.words[x]!, nodes.words[y]!, nodesAreSynonyms(nodes, x, y), lex) !== null) return false;
-  const flags = conflicts(profileItem(nodes.text[x]!), profileItem(nodes.text[y]!));
+function compatible(k: Knowledge, nodes: Nodes, x: number, y: number): boolean {
+  if (wordDifference(k, nodes.words[x]!, nodes.words[y]!, nodesAreSynonyms(nodes, x, y)) !== null) return false;
+  const flags = conflicts(k, profileItem(k, nodes.text[x]!), profileItem(k, nodes.text[y]!));
   return !flags.dietary_conflict && !flags.protein_conflict;
 }
 
@@ -269,13 +270,13 @@ function compatible(nodes: Nodes, x: number, y: number, lex: DefiningWordLexicon
  * while they are compatible with everyone already in it; the rest leave and are clustered again among themselves.
  */
 async function splitChains(
+  k: Knowledge,
   component: readonly number[],
   nodes: Nodes,
   adjacency: ReadonlyMap<number, ReadonlyMap<number, number>>,
   options: DedupOptions,
 ): Promise<{ groups: number[][]; splits: number }> {
   const groups: number[][] = [];
-  const lex = definingWords();
   let splits = 0;
   const queue: number[][] = [[...component]];
   while (queue.length > 0) {
@@ -298,18 +299,19 @@ async function splitChains(
     const coreEdges = adjacency.get(core);
     const unlinked = group.filter((x) => x !== core && !coreEdges?.has(x));
     const verdicts = await judgeNodePairs(
+      k,
       nodes,
       unlinked.map((x) => [Math.min(x, core), Math.max(x, core)] as const),
       unlinked.map((x) => dot(nodes.vector[x]!, nodes.vector[core]!)),
       options,
     );
     const matchesCore = new Set(group.filter((x) => x !== core && coreEdges?.has(x)));
-    unlinked.forEach((x, k) => verdicts[k] && matchesCore.add(x));
+    unlinked.forEach((x, e) => verdicts[e] && matchesCore.add(x));
     const candidates = [...matchesCore]
       .map((x) => ({ x, cosine: dot(nodes.vector[x]!, nodes.vector[core]!) }))
       .sort((p, q) => q.cosine - p.cosine || p.x - q.x);
     const kept = [core];
-    for (const { x } of candidates) if (kept.every((y) => compatible(nodes, x, y, lex))) kept.push(x);
+    for (const { x } of candidates) if (kept.every((y) => compatible(k, nodes, x, y))) kept.push(x);
     if (kept.length === group.length) {
       groups.push(group);
       continue;
@@ -356,6 +358,7 @@ function pairwiseScores(
  * item (items with the same cleaned text may share one). Deterministic: the same input gives the same output.
  */
 export async function dedupPrepared(
+  k: Knowledge,
   originals: readonly string[],
   cleaned: readonly string[],
   vectors: readonly Float32Array[],
@@ -364,9 +367,9 @@ export async function dedupPrepared(
   if (originals.length !== cleaned.length || originals.length !== vectors.length) {
     throw new Error(`dedupPrepared: ${originals.length} items, ${cleaned.length} cleaned texts, ${vectors.length} vectors`);
   }
-  const nodes = buildNodes(originals, cleaned, vectors);
+  const nodes = buildNodes(k, originals, cleaned, vectors);
   const edges = await candidateEdges(nodes, options.cosineThreshold);
-  const accepted = await judgeNodePairs(nodes, edges.a.map((a, k) => [a, edges.b[k]!] as const), edges.cosine, options);
+  const accepted = await judgeNodePairs(k, nodes, edges.a.map((a, e) => [a, edges.b[e]!] as const), edges.cosine, options);
 
   const adjacency = new Map<number, Map<number, number>>();
   const link = (x: number, y: number, c: number): void => {
@@ -376,12 +379,12 @@ export async function dedupPrepared(
   };
   const ea: number[] = [];
   const eb: number[] = [];
-  for (let k = 0; k < accepted.length; k++) {
-    if (!accepted[k]) continue;
-    ea.push(edges.a[k]!);
-    eb.push(edges.b[k]!);
-    link(edges.a[k]!, edges.b[k]!, edges.cosine[k]!);
-    link(edges.b[k]!, edges.a[k]!, edges.cosine[k]!);
+  for (let e = 0; e < accepted.length; e++) {
+    if (!accepted[e]) continue;
+    ea.push(edges.a[e]!);
+    eb.push(edges.b[e]!);
+    link(edges.a[e]!, edges.b[e]!, edges.cosine[e]!);
+    link(edges.b[e]!, edges.a[e]!, edges.cosine[e]!);
   }
   const labels = unionFind(nodes.count, Uint32Array.from(ea), Uint32Array.from(eb));
   const components = new Map<number, number[]>();
@@ -394,7 +397,7 @@ export async function dedupPrepared(
   const nodeGroups: number[][] = [];
   let chainSplits = 0;
   for (const comp of components.values()) {
-    const { groups, splits } = await splitChains(comp, nodes, adjacency, options);
+    const { groups, splits } = await splitChains(k, comp, nodes, adjacency, options);
     nodeGroups.push(...groups);
     chainSplits += splits;
   }

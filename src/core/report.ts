@@ -121,7 +121,7 @@ export async function buildMenuReport(
     examples.push({ original: items[i]!, cleaned: cleanedTexts[i]! });
   }
 
-  const outcome = await dedupPrepared(items, cleanedTexts, vectors, {
+  const outcome = await dedupPrepared(services.knowledge, items, cleanedTexts, vectors, {
     cosineThreshold: options.cosineThreshold ?? 0.85,
     scorer: services.matchScorer(),
   });

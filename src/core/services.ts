@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { getTextCleaner, type CleanedText, type TextCleaner } from './text/clean.js';
+import type { CleanedText, TextCleaner } from './text/clean.js';
 import { loadQueryVocabulary, QuerySpeller } from './query-spelling.js';
 import { vocabularyWords } from './inference/tokenizer.js';
 import { MenuEncoder, type Dimension } from './inference/encoder.js';
@@ -9,7 +9,7 @@ import { classifierStatus as cuisineClassifierStatus } from './classify.js';
 import { vectorBackend } from '../native/index.js';
 import type { PairScorer } from './match.js';
 import { buildConceptCentroids, type ConceptCentroids } from './search.js';
-import { getKnowledge } from './knowledge/index.js';
+import { loadKnowledge, type Knowledge } from './knowledge/index.js';
 import { profileItem } from './items.js';
 
 export type ServiceState = 'loading' | 'ready' | 'failed';
@@ -43,16 +43,19 @@ export class Services {
   matchReranker: CrossEncoderScorer | null = null;
   searchReranker: CrossEncoderScorer | null = null;
   conceptCentroids: ConceptCentroids | null = null;
+  /** The food knowledge every stage reads, loaded once (or handed in: tests and the eval share one). */
+  readonly knowledge: Knowledge;
   readonly cleaner: TextCleaner;
   /** Reads a search query's unknown words as the nearest known ones, before cleaning. Built with the encoder, whose
    * whole-word vocabulary is the English it knows; null until then. */
   querySpeller: QuerySpeller | null = null;
   readonly ready: Promise<void>;
 
-  constructor(readonly config: Config) {
-    this.cleaner = getTextCleaner();
-    getKnowledge().lookup.prepare(); // validated and fully indexed before the first request
-    profileItem('warm up'); // loads the cue lexicons and lookup tables now, not on the first request
+  constructor(readonly config: Config, knowledge: Knowledge = loadKnowledge()) {
+    this.knowledge = knowledge;
+    knowledge.prepare(); // validated and fully indexed before the first request
+    this.cleaner = knowledge.cleaner;
+    profileItem(knowledge, 'warm up'); // walks the cue lexicons and lookup tables now, not on the first request
     this.ready = this.load();
   }
 
@@ -69,7 +72,7 @@ export class Services {
         maxBatchItems: this.config.batchMaxItems,
         maxQueueItems: this.config.queueMaxItems,
       });
-      this.querySpeller = new QuerySpeller(loadQueryVocabulary(this.cleaner.lexicon, vocabularyWords(model.dir)));
+      this.querySpeller = new QuerySpeller(loadQueryVocabulary(this.knowledge, vocabularyWords(model.dir)));
       const served = servedModelIds();
       const encoderOpts = {
         intraOpThreads: this.config.intraOpThreads,
@@ -90,7 +93,7 @@ export class Services {
               : null;
       }
       // Concept centroids double as the warm-up run, so the first customer request pays for neither.
-      this.conceptCentroids = await buildConceptCentroids(this.encoder);
+      this.conceptCentroids = await buildConceptCentroids(this.knowledge, this.encoder);
       this.loadTimeSeconds = (performance.now() - t0) / 1000;
       this.state = 'ready';
     } catch (err) {

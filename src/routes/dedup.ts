@@ -53,7 +53,7 @@ export const dedupRoute: Route<{ items: string[]; threshold: number }, DedupResp
     const started = performance.now();
     const s = ctx.services;
     const { cleaned, vectors } = await s.embedTexts(req.items, 384);
-    const outcome = await dedupPrepared(req.items, cleaned.map((c) => c.text), vectors, {
+    const outcome = await dedupPrepared(s.knowledge, req.items, cleaned.map((c) => c.text), vectors, {
       cosineThreshold: req.threshold,
       scorer: s.matchScorer(),
     });

@@ -49,10 +49,10 @@ export const matchRoute: Route<{ pairs: MatchRequest['pairs']; threshold: number
     const texts = req.pairs.flatMap((p) => [p.text_a, p.text_b]);
     const cleaned = texts.map((t) => s.cleaner.clean(t).text);
     // Both sides are embedded with other-language food words in English, so "Crevettes à l'ail" meets "Garlic Prawns".
-    const vectors = await s.requireEncoder().encode(cleaned.map(toEnglishFoodWords), 384);
+    const vectors = await s.requireEncoder().encode(cleaned.map((t) => toEnglishFoodWords(s.knowledge.translations, t)), 384);
     const pairs = req.pairs.map((_, i) => [cleaned[2 * i]!, cleaned[2 * i + 1]!] as const);
     const cosines = req.pairs.map((_, i) => dot(vectors[2 * i]!, vectors[2 * i + 1]!));
-    const verdicts = await judgePairs(pairs, cosines, req.threshold, s.matchScorer());
+    const verdicts = await judgePairs(s.knowledge, pairs, cosines, req.threshold, s.matchScorer());
     return {
       results: req.pairs.map((p, i) => ({
         text_a: p.text_a,

@@ -70,15 +70,16 @@ export const searchRoute: Route<ParsedSearch, SearchResponse> = {
     const cleanedCorpus = req.corpus.map((t) => s.cleaner.clean(t).text);
     const corpusVectors = req.embeddings ?? (await enc.encode(cleanedCorpus, req.dimension));
     // Other-language and Hinglish food words are embedded in English ("pollo" → chicken); profiles keep the original.
-    const [queryVector] = await enc.encode([toEnglishFoodWords(q.text)], req.dimension);
-    const understanding = understandQuery(q.text, spelled);
+    const k = s.knowledge;
+    const [queryVector] = await enc.encode([toEnglishFoodWords(k.translations, q.text)], req.dimension);
+    const understanding = understandQuery(k, q.text, spelled);
     const qv = conceptualQueryVector(queryVector!, understanding, s.conceptCentroids, enc, req.dimension);
     const matrix = new Float32Array(corpusVectors.length * req.dimension);
     corpusVectors.forEach((v, i) => matrix.set(v, i * req.dimension));
     const top = cosineTopK(qv, matrix, req.dimension, corpusVectors.length);
     const cosines = new Array<number>(corpusVectors.length);
     for (let k = 0; k < top.indices.length; k++) cosines[top.indices[k]!] = top.scores[k]!;
-    const outcome = rankSearch(understanding, cleanedCorpus.map(profileItem), cosines, req.topK, req.corpus);
+    const outcome = rankSearch(k, understanding, cleanedCorpus.map((t) => profileItem(k, t)), cosines, req.topK, req.corpus);
     return {
       results: outcome.results.map((r) => ({ text: req.corpus[r.index]!, score: r.score, reranker_score: r.reranker_score, is_fallback: r.is_fallback })),
       query_preprocessed: q.text,
