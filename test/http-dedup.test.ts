@@ -6,11 +6,13 @@ import t from 'tap';
 import { OPERATOR_KEY, call, startTestServer } from './helpers/server.js';
 import { dedupPrepared as dedupIn, definingWordDifference as differenceIn, MAX_PAIRWISE_SCORES, type DedupOptions } from '../src/core/dedup.js';
 import { loadKnowledge } from '../src/core/knowledge/index.js';
+import { parseCleanedText } from '../src/core/menu-text.js';
 
 const knowledge = loadKnowledge();
 const definingWordDifference = (a: string, b: string, synonyms = false) => differenceIn(knowledge, a, b, synonyms);
-const dedupPrepared = (originals: string[], cleaned: string[], vectors: Float32Array[], options: DedupOptions) =>
-  dedupIn(knowledge, originals, cleaned, vectors, options);
+/** Dedup of names that are already clean (made-up words the cleaner must not touch). */
+const dedupPrepared = (names: string[], vectors: Float32Array[], options: DedupOptions) =>
+  dedupIn(knowledge, names.map((n) => parseCleanedText(knowledge, n)), vectors, options);
 
 const auth = { 'x-api-key': OPERATOR_KEY };
 
@@ -235,10 +237,10 @@ t.test('clustering core: anti-chaining on constructed vectors', async (t) => {
     }
     vectors.push(v);
   }
-  const outcome = await dedupPrepared(names, names, vectors, { cosineThreshold: 0.85, scorer: null });
+  const outcome = await dedupPrepared(names, vectors, { cosineThreshold: 0.85, scorer: null });
   t.same(outcome.clusters.map((c) => c.members), [[0, 1, 2], [3, 4]], 'the core (B) keeps its neighbours; D and E form their own group');
   t.equal(outcome.stats.chainSplits, 1);
-  const loose = await dedupPrepared(names, names, vectors, { cosineThreshold: 0.5, scorer: null });
+  const loose = await dedupPrepared(names, vectors, { cosineThreshold: 0.5, scorer: null });
   t.same(loose.clusters.map((c) => c.members), [[0, 1, 2, 3, 4]], 'a lower threshold groups more aggressively');
 });
 

@@ -5,14 +5,18 @@ import { spelledAlike as spelledAlikeIn } from '../src/core/defining-words.js';
 import { brandsDiffer, brandsOf as brandsOfIn } from '../src/core/knowledge/brands.js';
 import { sameDishKey as sameDishKeyIn } from '../src/core/knowledge/equivalents.js';
 import { loadKnowledge } from '../src/core/knowledge/index.js';
+import { parseCleanedText } from '../src/core/menu-text.js';
+import { dishWords } from '../src/core/dish-words.js';
 
 const knowledge = loadKnowledge();
+/** The test's names are read as cleaned names, the way the stages receive them. */
+const read = (text: string) => parseCleanedText(knowledge, text);
 const withoutAccompaniments = (text: string) => withoutAccompanimentsIn(knowledge, text);
 const judgePairs = (pairs: readonly (readonly [string, string])[], cosines: number[], threshold: number, scorer: null) =>
-  judgePairsIn(knowledge, pairs, cosines, threshold, scorer);
-const variantDifference = (a: string, b: string) => variantDifferenceIn(knowledge, a, b);
-const spelledAlike = (a: string, b: string) => spelledAlikeIn(knowledge, a, b);
-const compoundAlike = (a: string, b: string) => compoundAlikeIn(knowledge, a, b);
+  judgePairsIn(knowledge, pairs.map(([a, b]) => [read(a), read(b)] as const), cosines, threshold, scorer);
+const variantDifference = (a: string, b: string) => variantDifferenceIn(read(a), read(b));
+const spelledAlike = (a: string, b: string) => spelledAlikeIn(knowledge, dishWords(knowledge, a), dishWords(knowledge, b));
+const compoundAlike = (a: string, b: string) => compoundAlikeIn(dishWords(knowledge, a), dishWords(knowledge, b));
 const brandsOf = (text: string) => brandsOfIn(knowledge.brands, text);
 const sameDishKey = (key: string) => sameDishKeyIn(knowledge.equivalents, key);
 

@@ -25,6 +25,7 @@ import {
   nonFoodStatus,
 } from '../src/core/nonfood.js';
 import { CUISINE_LABELS, loadKnowledge } from '../src/core/knowledge/index.js';
+import { parseMenuText } from '../src/core/menu-text.js';
 
 const knowledge = loadKnowledge();
 const patterns = nonFoodPatterns(knowledge.words);
@@ -78,9 +79,8 @@ t.test('detector with the served encoder', async (t) => {
     ['Cafe Gift Card Rs 500', 'merchandise'],
   ];
   const texts = cases.map(([text]) => text);
-  const { cleaned, vectors } = await services.embedTexts(texts, 384);
-  const items = texts.map((original, i) => ({ original, cleaned: cleaned[i]!.text }));
-  const got = await detectNonFood(services, items, vectors as Float32Array[]);
+  const { texts: items, vectors } = await services.embedTexts(texts, 384);
+  const got = await detectNonFood(services, items, vectors);
   cases.forEach(([text, want], i) => t.equal(got[i], want, `${text} → ${want ?? 'food'}`));
 
   const verdicts = judgeNonFood(knowledge, services.modelId, items, vectors);
@@ -117,6 +117,6 @@ t.test('head files: shapes, encoder and calibration fields', async (t) => {
   t.ok(Math.abs(p.reduce((a, b) => a + b, 0) - 1) < 1e-9, 'softmax sums to 1');
   t.match(classifierStatus(services.modelId), /^ready \(cuisine-logreg-v1 on /);
   t.equal(classifierStatus('some-other-encoder'), null, 'refused for another encoder');
-  const [refused] = predictCuisines(knowledge, 'some-other-encoder', ['Zorvex Quantel Plate'], [vectors[0]!]);
+  const [refused] = predictCuisines(knowledge, 'some-other-encoder', [parseMenuText(knowledge, 'Zorvex Quantel Plate')], [vectors[0]!]);
   t.equal(refused!.cuisine, 'uncertain', 'without a usable head an unknown name is uncertain');
 });

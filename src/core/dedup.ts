@@ -1,8 +1,8 @@
-import { nameKey } from './knowledge/dishes.js';
 import type { Knowledge } from './knowledge/index.js';
 import { dishWords } from './dish-words.js';
 import { wordDifference } from './defining-words.js';
-import { conflicts, profileItem } from './items.js';
+import { conflicts } from './items.js';
+import type { MenuText } from './menu-text.js';
 import { judgePairs, SAME_DISH_PROBABILITY, type PairScorer } from './match.js';
 import { allPairsAboveAsync, cosineTopKAsync, unionFind } from '../native/index.js';
 import { dot } from './inference/encoder.js';
@@ -79,9 +79,8 @@ export interface DedupOutcome {
 }
 
 /** The key under which items are the same name: nameKey of the cleaned text, or of the original when cleaning left nothing. */
-function nodeKey(original: string, cleaned: string): string {
-  const key = nameKey(cleaned);
-  return key !== '' ? key : `\u0000${original.trim().toLowerCase()}`;
+function nodeKey(text: MenuText): string {
+  return text.key !== '' ? text.key : `\u0000${text.original.trim().toLowerCase()}`;
 }
 
 
@@ -92,7 +91,8 @@ interface Nodes {
   readonly items: readonly number[][];
   /** item → node. */
   readonly nodeOf: Int32Array;
-  readonly text: readonly string[];
+  /** The menu text of each node (its first item's). */
+  readonly text: readonly MenuText[];
   readonly vector: readonly Float32Array[];
   /** dishWords of each node's text. */
   readonly words: readonly (readonly string[])[];
@@ -100,26 +100,26 @@ interface Nodes {
   readonly exactDish: readonly (number | null)[];
 }
 
-function buildNodes(k: Knowledge, originals: readonly string[], cleaned: readonly string[], vectors: readonly Float32Array[]): Nodes {
+function buildNodes(texts: readonly MenuText[], vectors: readonly Float32Array[]): Nodes {
   const byKey = new Map<string, number>();
   const items: number[][] = [];
-  const text: string[] = [];
+  const text: MenuText[] = [];
   const vector: Float32Array[] = [];
-  const nodeOf = new Int32Array(originals.length);
-  for (let i = 0; i < originals.length; i++) {
-    const key = nodeKey(originals[i]!, cleaned[i]!);
+  const nodeOf = new Int32Array(texts.length);
+  for (let i = 0; i < texts.length; i++) {
+    const key = nodeKey(texts[i]!);
     let node = byKey.get(key);
     if (node === undefined) {
       node = items.length;
       byKey.set(key, node);
       items.push([]);
-      text.push(cleaned[i]!);
+      text.push(texts[i]!);
       vector.push(vectors[i]!);
     }
     items[node]!.push(i);
     nodeOf[i] = node;
   }
-  return { count: items.length, items, nodeOf, text, vector, words: text.map((t) => dishWords(k, t)), exactDish: text.map((t) => exactDishId(k, t)) };
+  return { count: items.length, items, nodeOf, text, vector, words: text.map((t) => t.dishWords), exactDish: text.map((t) => t.exactDishId) };
 }
 
 /** Candidate edges (i < j) as parallel arrays: cosine all-pairs plus knowledge-base synonyms. */
@@ -210,16 +210,9 @@ async function judgeNodePairs(
   return accepted;
 }
 
-/** The knowledge-base dish a name is, exactly (a name or alias; Devanagari transliterated), or null. */
-function exactDishId(k: Knowledge, text: string): number | null {
-  const dishes = k.lookup.dishCandidates(text);
-  return dishes.length === 1 ? dishes[0]!.id : null;
-}
-
-/** Both names are, exactly, a name or alias of the same knowledge-base dish. */
-export function knownSynonyms(k: Knowledge, a: string, b: string): boolean {
-  const id = exactDishId(k, a);
-  return id !== null && id === exactDishId(k, b);
+/** Both names are, exactly, a name or alias of the same knowledge-base dish (Devanagari transliterated). */
+export function knownSynonyms(a: MenuText, b: MenuText): boolean {
+  return a.exactDishId !== null && a.exactDishId === b.exactDishId;
 }
 
 function nodesAreSynonyms(nodes: Nodes, i: number, j: number): boolean {
@@ -259,7 +252,7 @@ function componentsWithin(members: readonly number[], adjacency: ReadonlyMap<num
  */
 function compatible(k: Knowledge, nodes: Nodes, x: number, y: number): boolean {
   if (wordDifference(k, nodes.words[x]!, nodes.words[y]!, nodesAreSynonyms(nodes, x, y)) !== null) return false;
-  const flags = conflicts(k, profileItem(k, nodes.text[x]!), profileItem(k, nodes.text[y]!));
+  const flags = conflicts(k, nodes.text[x]!.profile, nodes.text[y]!.profile);
   return !flags.dietary_conflict && !flags.protein_conflict;
 }
 
@@ -354,20 +347,20 @@ function pairwiseScores(
 }
 
 /**
- * Clusters already cleaned and embedded items. `vectors` are the unit 384-d embeddings of the cleaned texts, one per
+ * Clusters already read and embedded items. `vectors` are the unit 384-d embeddings of the cleaned texts, one per
  * item (items with the same cleaned text may share one). Deterministic: the same input gives the same output.
  */
 export async function dedupPrepared(
   k: Knowledge,
-  originals: readonly string[],
-  cleaned: readonly string[],
+  texts: readonly MenuText[],
   vectors: readonly Float32Array[],
   options: DedupOptions,
 ): Promise<DedupOutcome> {
-  if (originals.length !== cleaned.length || originals.length !== vectors.length) {
-    throw new Error(`dedupPrepared: ${originals.length} items, ${cleaned.length} cleaned texts, ${vectors.length} vectors`);
+  if (texts.length !== vectors.length) {
+    throw new Error(`dedupPrepared: ${texts.length} items, ${vectors.length} vectors`);
   }
-  const nodes = buildNodes(k, originals, cleaned, vectors);
+  const originals = texts.map((t) => t.original);
+  const nodes = buildNodes(texts, vectors);
   const edges = await candidateEdges(nodes, options.cosineThreshold);
   const accepted = await judgeNodePairs(k, nodes, edges.a.map((a, e) => [a, edges.b[e]!] as const), edges.cosine, options);
 

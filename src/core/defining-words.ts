@@ -4,7 +4,7 @@ import type { DishLookup } from './knowledge/lookup.js';
 import type { Knowledge } from './knowledge/index.js';
 import { editDistance } from './text/clean.js';
 import { differingWords, dishWords } from './dish-words.js';
-import { proteinOf } from './knowledge/cues.js';
+import { parseCleanedText } from './menu-text.js';
 import { soundKey } from './knowledge/transliterate.js';
 
 /**
@@ -87,8 +87,8 @@ function isCompoundPart(word: string, other: string): boolean {
 
 /** Two words naming the same protein in two languages (murgh / chicken, gosht / mutton, jhinga / prawn). */
 function isSameProtein(k: Knowledge, word: string, other: string): boolean {
-  const p = proteinOf(k.cues, word).value;
-  return p !== null && p === proteinOf(k.cues, other).value;
+  const p = parseCleanedText(k, word).cues.protein.value;
+  return p !== null && p === parseCleanedText(k, other).cues.protein.value;
 }
 
 /**
@@ -137,14 +137,13 @@ function unpaired(onlyA: readonly string[], onlyB: readonly string[], pairsWith:
 }
 
 /**
- * Whether two names are one name but for misspellings: each word only one side has pairs with a word only the other
+ * Whether two names (their dishWords) are one name but for misspellings: each word only one side has pairs with a word only the other
  * has as a spelling of it (an unknown word near a known one: "Mughalaih" / "Mughlai", a rare spelling the knowledge
  * base learned from its aliases, a -y adjective). Two known words never pair ("Kofta" / "Korma", "Keema" / "Kebab"),
  * and the names must share a word, so a lone typo is not read into a lone word.
  */
-export function spelledAlike(k: Knowledge, a: string, b: string): boolean {
+export function spelledAlike(k: Knowledge, wa: readonly string[], wb: readonly string[]): boolean {
   const lex = k.definingWords;
-  const wa = dishWords(k, a), wb = dishWords(k, b);
   if (wa.join('') === wb.join('')) return false;
   const [onlyA, onlyB] = differingWords(wa, wb);
   if (onlyA.length === 0 || onlyA.length !== onlyB.length || onlyA.length >= wa.length) return false;

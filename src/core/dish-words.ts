@@ -22,10 +22,15 @@ export function loadSizeWords(dir: string): ReadonlySet<string> {
 
 /** The content words of a cleaned name as the guard compares them: lower-case, fillers and sizes dropped, plurals folded. */
 export function dishWords(k: Knowledge, cleanedText: string): string[] {
+  return dishWordsOfKey(k, nameKey(cleanedText));
+}
+
+/** dishWords of a name already keyed by nameKey (MenuText.key). */
+export function dishWordsOfKey(k: Knowledge, key: string): string[] {
   const filler = k.words.dishWordFiller;
   const sizes = k.sizeWords;
   const out: string[] = [];
-  for (const w of nameKey(cleanedText).split(' ')) {
+  for (const w of key.split(' ')) {
     if (w === '' || filler.has(w) || sizes.has(w)) continue;
     out.push(k.singular(w));
   }

@@ -1,7 +1,8 @@
 import type { Knowledge } from './knowledge/index.js';
 import type { Course, Cuisine, Dish, Protein } from './knowledge/dishes.js';
-import { dietMarkers, dietOf, menuTextCues, type DietCue, type DietMarkers } from './knowledge/cues.js';
-import { differingWords, dishWords } from './dish-words.js';
+import type { ComboMatch, DishMatch } from './knowledge/lookup.js';
+import { dietOf, type DietCue, type DietMarkers, type MenuTextCues } from './knowledge/cues.js';
+import { differingWords } from './dish-words.js';
 import { isCombo } from './variants.js';
 
 /**
@@ -34,13 +35,22 @@ export function vegOrNot(diet: DietCue): 'veg' | 'non_veg' | 'unknown' {
   return diet === 'veg' ? 'veg' : diet === 'unknown' ? 'unknown' : 'non_veg';
 }
 
-export function profileItem(k: Knowledge, cleanedText: string): ItemProfile {
-  return k.memo('profile', cleanedText, () => readProfile(k, cleanedText));
+/** What a profile is read from: a cleaned text as MenuText reads it (menu-text.ts). */
+export interface ProfileSource {
+  readonly text: string;
+  readonly dish: DishMatch | null;
+  readonly cues: MenuTextCues;
+  /** Read only for a text that resolves to no dish and whose words do not say non-veg. */
+  readonly combo: ComboMatch | null;
+  readonly markers: DietMarkers;
+  readonly dishWords: readonly string[];
 }
 
-function readProfile(k: Knowledge, cleanedText: string): ItemProfile {
-  const match = k.resolveDish(cleanedText);
-  const cues = menuTextCues(k.cues, cleanedText);
+/** The profile of a cleaned text; MenuText.profile is where every stage gets it (read once per text). */
+export function readProfile(k: Knowledge, text: ProfileSource): ItemProfile {
+  const cleanedText = text.text;
+  const match = text.dish;
+  const cues = text.cues;
   const dish = match?.dish ?? null;
   // A fuzzy dish match never overrides an explicit diet or protein word in the text itself.
   const trustDish = dish !== null && (match!.how === 'exact' || cues.diet.value === 'unknown');
@@ -49,7 +59,7 @@ function readProfile(k: Knowledge, cleanedText: string): ItemProfile {
   // A combo is as non-veg as its most non-veg part: "Double Down Burger & Pepsi" is not veg because Pepsi is and
   // nothing in the words names the meat. Parts only ever make the reading less veg, never more.
   if (!dish && diet !== 'non_veg') {
-    const parts = (k.lookup.resolveCombo(cleanedText)?.parts ?? []).filter((m) => m && m.score >= 0.85).map((m) => m!.dish);
+    const parts = (text.combo?.parts ?? []).filter((m) => m && m.score >= 0.85).map((m) => m!.dish);
     const worst = parts.find((d) => d.diet === 'non_veg') ?? (diet === 'egg' ? undefined : parts.find((d) => d.diet === 'egg'));
     if (worst) {
       diet = worst.diet;
@@ -68,8 +78,8 @@ function readProfile(k: Knowledge, cleanedText: string): ItemProfile {
     courseConfidence: dish ? (match!.how === 'exact' ? 0.95 : 0.8) : cues.course.confidence,
     cuisine: dish ? dish.cuisine : cues.cuisine.value,
     cuisineConfidence: dish ? (match!.how === 'exact' ? 0.95 : 0.8) : cues.cuisine.confidence,
-    markers: dietMarkers(k.cues, cleanedText),
-    dishWords: dishWords(k, cleanedText),
+    markers: text.markers,
+    dishWords: text.dishWords,
   };
   return profile;
 }

@@ -1,8 +1,8 @@
-import { conflicts, profileItem, type ItemProfile } from './items.js';
+import { conflicts, type ItemProfile } from './items.js';
 import { nameKey, type Knowledge } from './knowledge/index.js';
 import { courseGroup } from './knowledge/dishes.js';
-import { toEnglishFoodWords } from './knowledge/translate.js';
 import { variantDifference, type VariantDifference } from './variants.js';
+import { annotationKey, parseCleanedText, type MenuText } from './menu-text.js';
 import { dishWords } from './dish-words.js';
 import { editDistance } from './text/clean.js';
 import { sameDishKey } from './knowledge/equivalents.js';
@@ -128,17 +128,27 @@ interface Rendering {
   readonly text: string;
   readonly key: string;
   readonly dishKey: string;
+  /** The dish key's content words, as the word guards compare them. */
+  readonly dishKeyWords: readonly string[];
   /** The dish key with the names of one food in lexicon/search_equivalents.tsv as one token ("momo" for "dim sum"). */
   readonly sameDishKey: string;
   /** The brands the text names (lexicon/brands.tsv). */
   readonly brands: ReadonlySet<string>;
 }
 
-function renderForMatch(k: Knowledge, text: string): Rendering {
-  const english = toEnglishFoodWords(k.translations, text);
-  const key = nameKey(english);
-  const dishKey = withoutAccompaniments(k, english) ?? key;
-  return { text: english, key, dishKey, sameDishKey: sameDishKey(k.equivalents, dishKey), brands: brandsOf(k.brands, english) };
+const RENDERING = annotationKey<Rendering>('match rendering');
+
+/** A text's rendering for the precision stage, read once per text (a MenuText annotation). */
+function renderingOf(text: MenuText): Rendering {
+  return text.annotation(RENDERING, (t) => {
+    const k = t.knowledge;
+    const english = t.english;
+    const key = nameKey(english);
+    const dishKey = withoutAccompaniments(k, english) ?? key;
+    return {
+      text: english, key, dishKey, dishKeyWords: dishWords(k, dishKey), sameDishKey: sameDishKey(k.equivalents, dishKey), brands: brandsOf(k.brands, english),
+    };
+  });
 }
 
 /**
@@ -154,7 +164,7 @@ function renderForMatch(k: Knowledge, text: string): Rendering {
 export function madeAnother(k: Knowledge, a: ItemProfile, b: ItemProfile, why: Apart | null): boolean {
   if (why === null) return false;
   if (why.kind === 'brand') return true;
-  if (why.kind === 'added') return !a.dish || !a.dish.keys.some((key) => dishWords(k, key).includes(why.word));
+  if (why.kind === 'added') return !a.dish || !a.dish.keys.some((key) => parseCleanedText(k, key).dishWords.includes(why.word));
   return !bothConfident(a, b);
 }
 
@@ -163,11 +173,11 @@ export function madeAnother(k: Knowledge, a: ItemProfile, b: ItemProfile, why: A
 export type Apart = VariantDifference | { readonly kind: 'course' } | { readonly kind: 'brand' };
 
 /**
- * Two names that are one name written with a word split or joined ("Gosse Berry Juice" / "Gooseberry Juice", "Ras
- * Malai" / "Rasmalai"): the same letters once the spaces go, or but for one slip in a name of eight letters or more.
+ * Two names (their dishWords) that are one name written with a word split or joined ("Gosse Berry Juice" / "Gooseberry
+ * Juice", "Ras Malai" / "Rasmalai"): the same letters once the spaces go, or but for one slip in a name of eight
+ * letters or more.
  */
-export function compoundAlike(k: Knowledge, a: string, b: string): boolean {
-  const wa = dishWords(k, a), wb = dishWords(k, b);
+export function compoundAlike(wa: readonly string[], wb: readonly string[]): boolean {
   if (wa.length === wb.length) return false;
   const ja = wa.join(''), jb = wb.join('');
   if (ja === jb) return true;
@@ -179,30 +189,24 @@ export function clamp01(x: number): number {
 }
 
 /**
- * Scores pairs of cleaned texts with their cosines. `scorer` (a cross-encoder) is used for the pairs that clear the
+ * Scores pairs of menu texts with their cosines. `scorer` (a cross-encoder) is used for the pairs that clear the
  * gate; the knowledge base's dish identity still overrides it where it is certain.
  */
 export async function judgePairs(
   k: Knowledge,
-  pairs: readonly (readonly [string, string])[],
+  pairs: readonly (readonly [MenuText, MenuText])[],
   cosines: readonly number[],
   cosineThreshold: number,
   scorer: PairScorer | null,
 ): Promise<PairVerdict[]> {
-  const profiles = pairs.map(([a, b]) => [profileItem(k, a), profileItem(k, b)] as const);
-  // Dedup and suggest judge many pairs over few texts: render each text once.
-  const renderings = new Map<string, Rendering>();
-  const render = (t: string): Rendering => {
-    let r = renderings.get(t);
-    if (r === undefined) renderings.set(t, (r = renderForMatch(k, t)));
-    return r;
-  };
-  const rendered = pairs.map(([a, b]) => [render(a), render(b)] as const);
+  const profiles = pairs.map(([a, b]) => [a.profile, b.profile] as const);
+  // Dedup and suggest judge many pairs over few texts: each text is rendered once.
+  const rendered = pairs.map(([a, b]) => [renderingOf(a), renderingOf(b)] as const);
   // The same words, or the same once the accompaniments one or both list are set aside ("Nuggets" / "Nuggets + Dip"),
   // or once the names a menu uses for one food are read as one ("Chicken Dim Sum" / "Chicken Momo"), or but for a
   // misspelling ("Mughalaih Biryani" / "Mughlai Biryani"), or but for a word split or joined ("Gosse Berry" / "Gooseberry").
   const sameWords = rendered.map(([a, b]) =>
-    a.key === b.key || a.dishKey === b.dishKey || a.sameDishKey === b.sameDishKey || spelledAlike(k, a.dishKey, b.dishKey) || compoundAlike(k, a.dishKey, b.dishKey));
+    a.key === b.key || a.dishKey === b.dishKey || a.sameDishKey === b.sameDishKey || spelledAlike(k, a.dishKeyWords, b.dishKeyWords) || compoundAlike(a.dishKeyWords, b.dishKeyWords));
   // The gate bounds precision-stage cost; a knowledge-base identity costs nothing, so a synonym the base encoder
   // scores low (Murgh Makhani / Butter Chicken, cosine 0.15) still reaches the precision stage.
   const gated = cosines.map((c, i) => c >= MATCH_COSINE_GATE || sameWords[i]! || dishIdentity(profiles[i]![0], profiles[i]![1]) === 'same');
@@ -212,7 +216,7 @@ export async function judgePairs(
     const scores = await scorer.score(idx.map((i) => [rendered[i]![0].text, rendered[i]![1].text] as const));
     idx.forEach((i, k) => modelScores.set(i, scores[k]!));
   }
-  return pairs.map((_, i) => {
+  return pairs.map(([ta, tb], i) => {
     const [pa, pb] = profiles[i]!;
     const cosine = clamp01(cosines[i]!);
     const flags = conflicts(k, pa, pb);
@@ -222,7 +226,7 @@ export async function judgePairs(
     const known = sameWords[i] ? 'same' : dishIdentity(pa, pb);
     const apart: Apart | null = sameWords[i] ? null
       : brandsDiffer(rendered[i]![0].brands, rendered[i]![1].brands) ? { kind: 'brand' }
-      : coursesApart(pa, pb) ? { kind: 'course' } : variantDifference(k, pa.text, pb.text);
+      : coursesApart(pa, pb) ? { kind: 'course' } : variantDifference(ta, tb);
     const identity = known === 'same' && !madeAnother(k, pa, pb, apart) ? 'same' : apart !== null ? 'different' : known;
     if (identity === 'same') p = Math.max(p, SAME_DISH_PROBABILITY);
     else if (identity === 'different') p = Math.min(p, DIFFERENT_DISH_PROBABILITY);

@@ -1,6 +1,6 @@
 import { HeadSlot, headProbabilities, type LinearHead } from './classify.js';
-import { profileItem } from './items.js';
 import { nameKey, type Knowledge } from './knowledge/index.js';
+import type { MenuText } from './menu-text.js';
 import { foldMenuText } from './knowledge/cues.js';
 import type { WordLexicons } from './knowledge/words.js';
 import type { Services } from './services.js';
@@ -95,9 +95,14 @@ export const NONFOOD_LEXICAL_FEATURES: readonly string[] = [...LEXICAL_CUE_NAMES
  * of the vocabulary, so that training rows made from a dish's own names measure what an unseen dish would look like.
  */
 export function dishVocabularyFeatures(k: Knowledge, cleaned: string, excludeDishId?: number): [number, number, number] {
+  return vocabularyFeaturesOfKey(k, nameKey(cleaned), excludeDishId);
+}
+
+/** dishVocabularyFeatures of a name already keyed by nameKey (MenuText.key). */
+function vocabularyFeaturesOfKey(k: Knowledge, key: string, excludeDishId?: number): [number, number, number] {
   const byToken = k.lookup.dishesByToken;
   const generic = k.menuWords;
-  const words = nameKey(cleaned).split(' ').filter((w) => w.length >= 2 && !/^\d+$/.test(w) && !generic.has(w));
+  const words = key.split(' ').filter((w) => w.length >= 2 && !/^\d+$/.test(w) && !generic.has(w));
   if (words.length === 0) return [1, 0, 0];
   const known = words.map((w) => {
     const ids = byToken.get(w);
@@ -128,10 +133,25 @@ export function nonFoodLexicalFeatures(
   cleaned: string,
   excludeDishId?: number,
 ): Float32Array {
-  const text = `${lexicalForm(original)} | ${lexicalForm(cleaned)}`;
-  const lastPart = lexicalForm(original);
+  return lexicalFeaturesOf(k, patterns, lexicalForms(original, cleaned), nameKey(cleaned), excludeDishId);
+}
+
+/** An item's original and cleaned text as the cue patterns read them, and the original alone (for apparel sizes). */
+interface LexicalForms {
+  readonly both: string;
+  readonly original: string;
+}
+
+function lexicalForms(original: string, cleaned: string): LexicalForms {
+  const form = lexicalForm(original);
+  return { both: `${form} | ${lexicalForm(cleaned)}`, original: form };
+}
+
+function lexicalFeaturesOf(k: Knowledge, patterns: NonFoodPatterns, forms: LexicalForms, key: string, excludeDishId?: number): Float32Array {
+  const text = forms.both;
+  const lastPart = forms.original;
   const out = new Float32Array(NONFOOD_LEXICAL_FEATURES.length);
-  out.set(dishVocabularyFeatures(k, cleaned, excludeDishId), patterns.lexical.length);
+  out.set(vocabularyFeaturesOfKey(k, key, excludeDishId), patterns.lexical.length);
   patterns.lexical.forEach(([name, pattern], i) => {
     // Apparel sizes are read at the end of the original only; elsewhere "s"/"m"/"l" are just letters.
     const hit = name === 'apparel_size' ? pattern.test(lastPart) : pattern.test(text);
@@ -143,9 +163,8 @@ export function nonFoodLexicalFeatures(
 const FEATURE = Object.fromEntries(NONFOOD_LEXICAL_FEATURES.map((n, i) => [n, i])) as Record<string, number>;
 
 /** The category an unmistakable non-food word proves, or null. */
-function unmistakableCategory(patterns: NonFoodPatterns, original: string, cleaned: string): NonFoodCategory | null {
-  const text = `${lexicalForm(original)} | ${lexicalForm(cleaned)}`;
-  for (const [category, pattern] of patterns.unmistakable) if (pattern.test(text)) return category;
+function unmistakableCategory(patterns: NonFoodPatterns, forms: LexicalForms): NonFoodCategory | null {
+  for (const [category, pattern] of patterns.unmistakable) if (pattern.test(forms.both)) return category;
   return null;
 }
 
@@ -182,28 +201,29 @@ export interface NonFoodVerdict {
 }
 
 /** Knows the cleaned text as a dish (exactly, or confidently fuzzy, or an ambiguous name of several dishes). */
-function isKnownDish(k: Knowledge, cleaned: string): boolean {
-  const p = profileItem(k, cleaned);
+function isKnownDish(text: MenuText): boolean {
+  const p = text.profile;
   if (p.dish && (p.dishHow === 'exact' || p.dishScore >= 0.85)) return true;
-  return !p.dish && k.lookup.dishCandidates(cleaned).length > 0;
+  return !p.dish && text.candidates.length > 0;
 }
 
 /** Per-item verdicts with their evidence (detectNonFood returns only the categories). */
 export function judgeNonFood(
   k: Knowledge,
   encoderId: string | null,
-  items: readonly { original: string; cleaned: string }[],
+  items: readonly MenuText[],
   vectors384: readonly Float32Array[],
 ): NonFoodVerdict[] {
   if (items.length !== vectors384.length) throw new Error('judgeNonFood: one vector per item');
   const head = nonFoodSlot.forEncoder(encoderId);
   const patterns = nonFoodPatterns(k.words);
   return items.map((item, i) => {
-    const f = nonFoodLexicalFeatures(k, patterns, item.original, item.cleaned);
+    const forms = lexicalForms(item.original, item.text);
+    const f = lexicalFeaturesOf(k, patterns, forms, item.key);
     // Medicine strengths and dosage forms, garments with a size, and unmistakable non-food words decide alone.
-    const ruled = medicineCue(f) ? 'pharmacy' : garmentCue(f) ? 'merchandise' : unmistakableCategory(patterns, item.original, item.cleaned);
+    const ruled = medicineCue(f) ? 'pharmacy' : garmentCue(f) ? 'merchandise' : unmistakableCategory(patterns, forms);
     if (ruled) return { category: ruled, foodProbability: 0, source: 'cue' };
-    if (isKnownDish(k, item.cleaned)) return { category: null, foodProbability: 1, source: 'dish' };
+    if (isKnownDish(item)) return { category: null, foodProbability: 1, source: 'dish' };
     if (!head) return { category: null, foodProbability: 1, source: 'default' };
     const p = headProbabilities(head, vectors384[i]!, f);
     const food = p[0]!;
@@ -215,13 +235,13 @@ export function judgeNonFood(
 }
 
 /**
- * Non-food category of each item (null = food). `items[i].cleaned` is the cleaned text whose 384-d vector is
- * `vectors384[i]` (services.embedTexts(originals, 384)). Shared by /report and /suggest.
+ * Non-food category of each item (null = food). `vectors384[i]` is the 384-d vector of `items[i]`'s cleaned text
+ * (services.embedTexts(originals, 384)). Shared by /report and /suggest.
  */
 export async function detectNonFood(
   services: Services,
-  items: { original: string; cleaned: string }[],
-  vectors384: Float32Array[],
+  items: readonly MenuText[],
+  vectors384: readonly Float32Array[],
 ): Promise<('pharmacy' | 'grocery' | 'merchandise' | null)[]> {
   return judgeNonFood(services.knowledge, services.modelId, items, vectors384).map((v) => v.category);
 }

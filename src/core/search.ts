@@ -1,15 +1,14 @@
 import { CUISINE_LABELS, TAGS, courseGroup, cuisineAffinity, type Course, type Cuisine, type Dish, type Tag } from './knowledge/dishes.js';
-import { toEnglishFoodWords } from './knowledge/translate.js';
 import type { Knowledge } from './knowledge/index.js';
-import { categoryOf, flavourTagsOf, menuTextCues } from './knowledge/cues.js';
-import { conflicts, profileItem, vegOrNot, type ItemProfile } from './items.js';
+import { flavourTagsOf } from './knowledge/cues.js';
+import { conflicts, vegOrNot, type ItemProfile } from './items.js';
 import { l2normalize, type Dimension, type MenuEncoder } from './inference/encoder.js';
 import { clamp01 } from './match.js';
 import { editDistance } from './text/clean.js';
-import { isCombo } from './variants.js';
-import { type Serving, orderCountOf, servingOf, servingsAgree } from './servings.js';
+import { type Serving, servingsAgree } from './servings.js';
 import { equivalencePhrasePositions, equivalenceTerms, equivalenceTokens } from './knowledge/equivalents.js';
 import { literalAlternatives } from './knowledge/words.js';
+import { annotationKey, parseCleanedText, type MenuText } from './menu-text.js';
 
 /**
  * Semantic search over a small corpus (≤ 512 items), in three stages:
@@ -86,6 +85,8 @@ export async function buildConceptCentroids(k: Knowledge, encoder: MenuEncoder):
 }
 
 export interface QueryUnderstanding {
+  /** The query, read once: its cleaned text, profile, cues and serving. */
+  readonly query: MenuText;
   readonly text: string;
   readonly tags: readonly Tag[];
   /** Tags the query asks to be without ("mild", "not spicy", "no cheese"). */
@@ -170,22 +171,26 @@ function cuisineQueries(k: Knowledge): ReadonlyMap<string, Cuisine> {
 }
 
 /** Whether the text names a sabzi (a vegetable curry) in any spelling of its search-equivalents row (sabji, subzi...). */
-function namesSabzi(k: Knowledge, text: string): boolean {
+function namesSabzi(text: MenuText): boolean {
+  const k = text.knowledge;
   const sabziTerm = equivalenceTerms(k.equivalents, ['sabzi'])[0];
-  return equivalenceTerms(k.equivalents, text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)).includes(sabziTerm!);
+  return equivalenceTerms(k.equivalents, text.words).includes(sabziTerm!);
 }
 /** The Hindi word for plain rice ending a dish's name ("rajma chawal", "chole chaval"). */
 const CURRY_WITH_RICE = /\bcha[wv]al$/i;
 // Words that may stand beside a cuisine's name in a query for the whole cuisine are lexicon/query_words.tsv's.
 
-export function understandQuery(k: Knowledge, cleanedQuery: string, originalQuery: string = cleanedQuery): QueryUnderstanding {
+/** What a query asks for. `query` is the query as typed (after spelling), read once: parseMenuText. */
+export function understandQuery(query: MenuText): QueryUnderstanding {
+  const k = query.knowledge;
+  const cleanedQuery = query.text;
   const { queryFiller, mealWords, queryNegators, cuisineFiller } = k.words;
   const singular = k.singular;
   // Concepts and content words are read in English ("postre" asks for dessert, "pollo" for chicken), as the query is
   // embedded; the knowledge-base lookup below keeps the words as typed, since it knows other-language names.
   const pairing = PAIRING_PHRASE.exec(cleanedQuery);
-  if (pairing) return pairingQuery(k, cleanedQuery, (pairing[1] ?? pairing[2])!);
-  const words = toEnglishFoodWords(k.translations, cleanedQuery).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  if (pairing) return pairingQuery(query, (pairing[1] ?? pairing[2])!);
+  const words = query.english.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   // A food a menu names in several words ("instant noodles", "flattened rice") is a dish, not the concept its last
   // word also is (noodles, rice): the words of such phrases are never concept words.
   const named = equivalencePhrasePositions(k.equivalents, words);
@@ -194,8 +199,8 @@ export function understandQuery(k: Knowledge, cleanedQuery: string, originalQuer
   const tags = new Set<Tag>();
   const avoid = new Set<Tag>();
   let course: Course | null = null;
-  const asTyped = profileItem(k, cleanedQuery);
-  let profile = singularProfile(k, cleanedQuery, asTyped);
+  const asTyped = query.profile;
+  let profile = singularProfile(query);
   // "rajma chawal", "dal chawal": a dish named "<curry> chawal" is the curry served with plain rice, so its rice is a
   // side and the query does not ask for rice dishes (curd rice, jeera rice) before the curry's other forms. "jeera
   // rice" and "hakka noodles" do name a kind of dish: other rice and noodle dishes answer them, so the rule is the
@@ -228,7 +233,7 @@ export function understandQuery(k: Knowledge, cleanedQuery: string, originalQuer
   }
   // Cleaning strips "for 4 people" and "party pack" as size noise; the serving is read from the query as typed, and
   // the words that only say it are concept words, not dish words.
-  const serving = servingOf(k.servings, originalQuery);
+  const serving = query.statedServing;
   if (serving !== null) words.forEach((w, i) => {
     if (k.servings.servingWords.has(w) || /^\d+$/.test(w)) covered.add(i);
   });
@@ -238,7 +243,7 @@ export function understandQuery(k: Knowledge, cleanedQuery: string, originalQuer
   words.forEach((w, i) => {
     const next = words[i + 1];
     if (!queryNegators.has(w) || w === 'non' || next === undefined || covered.has(i + 1)) return;
-    const diet = next === 'non' && words[i + 2] === 'veg' ? { value: 'non_veg', confidence: 1 } : menuTextCues(k.cues, next).diet;
+    const diet = next === 'non' && words[i + 2] === 'veg' ? { value: 'non_veg', confidence: 1 } : parseCleanedText(k, next).cues.diet;
     if (diet.confidence < STATED_CONFIDENCE || (diet.value !== 'non_veg' && diet.value !== 'egg')) return;
     covered.add(i);
     covered.add(i + 1);
@@ -263,7 +268,7 @@ export function understandQuery(k: Knowledge, cleanedQuery: string, originalQuer
     const kind = singular(words[plain.at(-1)!]!);
     plain.slice(0, -1).forEach((i) => covered.add(i));
     kindWords.add(kind);
-    profile = singularProfile(k, kind);
+    profile = singularProfile(parseCleanedText(k, kind));
   }
   // "spicy non veg curry": in a query that asks for a need, the diet words are the diet (stated below, where a
   // conflict counts against an item), not words an item must hold ("Non Veg Schezwan Rice" is no curry).
@@ -278,7 +283,7 @@ export function understandQuery(k: Knowledge, cleanedQuery: string, originalQuer
   // which; the "vegetable" of the translation is no word an item must hold ("Matar Aloo" is the aloo sabzi). On the
   // dev queries +0.69 summed nDCG@10 over three; dropping "vegetable" from every query lost the grilled chicken with
   // vegetables (-0.29).
-  if (contentWords.length > 1 && namesSabzi(k, cleanedQuery)) {
+  if (contentWords.length > 1 && namesSabzi(query)) {
     const named = contentWords.filter((w) => w !== 'vegetable');
     if (named.length > 0) contentWords = named;
   }
@@ -295,7 +300,7 @@ export function understandQuery(k: Knowledge, cleanedQuery: string, originalQuer
   // ("meal for a family": "family" is size noise to cleaning, so only filler is left to read).
   const abstractness = tags.size + avoid.size + (course ? 1 : 0) + (cuisine ? 1 : 0) + (serving !== null ? 1 : 0) === 0 ? 0 : content === 0 ? 1 : covered.size / (covered.size + content);
   // A query that names a dish exactly has that dish's course: "semolina crepe" is Rava Dosa, not a dessert crepe.
-  const cue = profile.dishHow === 'exact' ? null : categoryOf(k.cues, cleanedQuery);
+  const cue = profile.dishHow === 'exact' ? null : query.cues.course;
   const namedCourse = cue === null ? profile.dish!.course : cue.confidence >= 0.7 ? cue.value : null;
   if (!course && (namedCourse === 'beverage' || namedCourse === 'dessert' || namedCourse === 'bread')) course = namedCourse;
   // A need for lunch or dinner is food, whatever words come between ("healthy vegetarian lunch" is no kombucha).
@@ -307,7 +312,7 @@ export function understandQuery(k: Knowledge, cleanedQuery: string, originalQuer
   // ("meal for two" 0.40 -> 0.67, "spicy veg meal for one" 0.82 -> 0.98), nothing else moved.
   const forMeal = serving !== null && words.some((w) => w === 'meal' || w === 'meals');
   if (!course && forMeal && tags.size + avoid.size > 0) course = 'main';
-  const cues = menuTextCues(k.cues, cleanedQuery);
+  const cues = query.cues;
   // A veg diet read from an ingredient that is veg by nature ("chocolate", "aloo", confidence below 0.9) is not the
   // query asking for veg: "chocolate lover" wants the egg mousse too. "veg", "eggless" and the meats are asked for.
   // Likewise a meat only implied by a word that usually carries one ("whopper", "seekh", "keema" at 0.75-0.8): "whopper"
@@ -320,30 +325,35 @@ export function understandQuery(k: Knowledge, cleanedQuery: string, originalQuer
   const joiner = words.findIndex((w) => w === 'and' || w === 'or' || w === 'aur');
   // A dish named with "and" ("mac and cheese", "salt and pepper prawns") is one thing.
   const anyOf = profile.dishHow !== 'exact' && spelled.length === 2 && joiner > 0 && words[joiner - 1] === spelled[0] && words[joiner + 1] === spelled[1];
-  return { text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spelled, terms: equivalenceTerms(k.equivalents, spelled), anyOf, serving, dishNames, pairWith: null, meal: forMeal && !course, kindWords: kindOfDiet || words.filter((w) => !queryFiller.has(w)).length === 1 ? [...kindWords] : [] };
+  return { query, text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spelled, terms: equivalenceTerms(k.equivalents, spelled), anyOf, serving, dishNames, pairWith: null, meal: forMeal && !course, kindWords: kindOfDiet || words.filter((w) => !queryFiller.has(w)).length === 1 ? [...kindWords] : [] };
 }
 
 /** The query's profile, or its singular's when only that names a dish exactly ("steamed rice cakes" is Idli, as
  * "steamed rice cake" is). */
-function singularProfile(k: Knowledge, cleanedQuery: string, profile: ItemProfile = profileItem(k, cleanedQuery)): ItemProfile {
+function singularProfile(query: MenuText): ItemProfile {
+  const k = query.knowledge;
+  const cleanedQuery = query.text;
+  const profile = query.profile;
   if (profile.dishHow === 'exact') return profile;
   const last = cleanedQuery.match(/(\p{L}+)$/u)?.[1];
   if (!last || k.singular(last.toLowerCase()) === last.toLowerCase()) return profile;
-  const one = profileItem(k, cleanedQuery.slice(0, -last.length) + k.singular(last.toLowerCase()));
+  const one = parseCleanedText(k, cleanedQuery.slice(0, -last.length) + k.singular(last.toLowerCase())).profile;
   return one.dishHow === 'exact' ? one : profile;
 }
 
 /** A query for what goes with `target`: no dish, diet or words of its own, only the target's course and cuisine. */
-function pairingQuery(k: Knowledge, cleanedQuery: string, target: string): QueryUnderstanding {
-  const of = profileItem(k, target);
-  const dish = of.dish ?? mainDishOf(k, target);
+function pairingQuery(query: MenuText, targetText: string): QueryUnderstanding {
+  const k = query.knowledge;
+  const target = parseCleanedText(k, targetText);
+  const of = target.profile;
+  const dish = of.dish ?? mainDishOf(target);
   // Without a dish, the dishes named with the target's last word ("biryani") stand for it.
   const { lookup, book } = k;
-  const head = target.toLowerCase().split(/\s+/).at(-1) ?? '';
+  const head = targetText.toLowerCase().split(/\s+/).at(-1) ?? '';
   const candidates = dish ? [dish] : (lookup.dishesByToken.get(head) ?? []).map((id) => book.dishes[id]!);
   const neutral: ItemProfile = { ...of, dish: null, dishHow: null, dishScore: 0, diet: 'unknown', protein: null, eggByRecipeOnly: false };
   return {
-    text: cleanedQuery, tags: [], avoid: [], course: null, cuisine: null, abstractness: 1, profile: neutral, stated: neutral, words: [], terms: [], anyOf: false,
+    query, text: query.text, tags: [], avoid: [], course: null, cuisine: null, abstractness: 1, profile: neutral, stated: neutral, words: [], terms: [], anyOf: false,
     serving: null, dishNames: [], meal: false, kindWords: [],
     // "biryani" alone names no one dish, but nearly every dish named so is a rice dish: nothing offers bread with it.
     pairWith: { course: dish?.course ?? of.course, cuisine: dish?.cuisine ?? of.cuisine, rice: candidates.length > 0 && candidates.filter((d) => d.tags.includes('rice')).length >= 0.8 * candidates.length },
@@ -445,6 +455,8 @@ export type SearchItem = ItemProfile & {
   readonly serving: Serving | null;
   /** The count an order of several portions leads with ("2 McVeggie Burger"), else null. */
   readonly orderCount: number | null;
+  /** The name joins items with "+" or calls itself a combo or meal. */
+  readonly isCombo: boolean;
 };
 
 /**
@@ -466,7 +478,7 @@ function kindOnlyByName(k: Knowledge, item: SearchItem, tag: Tag): boolean {
 
 /** A word that names a protein by itself ("chicken", "paneer", "murgh"). */
 function isProteinWord(k: Knowledge, word: string): boolean {
-  return k.memo('protein-word', word, () => menuTextCues(k.cues, word).protein.value !== null);
+  return parseCleanedText(k, word).cues.protein.value !== null;
 }
 
 /** Relevance probability of one item for the query: the knowledge-base precision stage. */
@@ -549,7 +561,7 @@ export function relevanceOf(k: Knowledge, q: QueryUnderstanding, item: SearchIte
   // a one-word query: "curry" in "cottage cheese and peas curry" lifted every curry, -0.29).
   if (q.kindWords.some((w) => hasWord(k, item.words, w))) z += KIND_WORD_BONUS;
   // A query for a dish wants the dish before the combos and meals that include it ("veg biryani").
-  if (q.words.length > 0 && !isCombo(k, q.text) && isCombo(k, item.text)) z -= 1;
+  if (q.words.length > 0 && !q.query.isCombo && item.isCombo) z -= 1;
   if (q.cuisine) z += item.cuisine === q.cuisine ? 1.5 + 3 * q.abstractness : -1.5 * q.abstractness;
   const flags = conflicts(k, q.stated, item);
   // A need query ("spicy non veg curry") has only its diet to say which items are out, so a conflict weighs more there.
@@ -587,20 +599,18 @@ export function compoundParts(k: Knowledge, word: string): readonly string[] {
  * An item name's words with their singulars, for hasWord, and the tokens of the search-equivalents groups they hold,
  * cached: search reads them for every item of every query, and a menu is searched many times.
  */
-function itemWordsOf(k: Knowledge, text: string): ReadonlySet<string> {
-  return k.memo('item-words', text, () => {
-    const words = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const SEARCH_WORDS = annotationKey<ReadonlySet<string>>('search words');
+
+function itemWordsOf(text: MenuText): ReadonlySet<string> {
+  return text.annotation(SEARCH_WORDS, (t) => {
+    const k = t.knowledge;
+    const words = t.words;
     const all = new Set(words);
-    for (const w of words) all.add(k.singular(w));
-    for (const t of equivalenceTokens(k.equivalents, words)) all.add(t);
+    for (const w of t.singulars) all.add(w);
+    for (const token of equivalenceTokens(k.equivalents, words)) all.add(token);
     for (const w of words) for (const part of compoundParts(k, w)) all.add(k.singular(part));
     return all;
   });
-}
-
-/** The tags an item's own words give it (lexicon/flavours.tsv), cached: search reads them for every item of every query. */
-function namedTagsOf(k: Knowledge, text: string): ReadonlySet<Tag> {
-  return k.memo('named-tags', text, () => new Set(flavourTagsOf(k.cues, text)));
 }
 
 /**
@@ -608,23 +618,20 @@ function namedTagsOf(k: Knowledge, text: string): ReadonlySet<Tag> {
  * answers "yogurt rice", "Sarso Saag with Thepla" answers "mustard greens". (Match and dedup keep such names apart
  * from their plain dish: there a topping makes another item.)
  */
-function mainDishOf(k: Knowledge, text: string): Dish | null {
-  return k.memo('main-dish', text, () => {
-    const combo = k.lookup.resolveCombo(text);
-    return combo && combo.names.length > 1 ? (combo.main?.dish ?? null) : null;
-  });
+function mainDishOf(text: MenuText): Dish | null {
+  const combo = text.combo;
+  return combo && combo.names.length > 1 ? (combo.main?.dish ?? null) : null;
 }
 
-/**
- * `originals` are the item texts as submitted (for their serving size, which cleaning strips); without them the
- * cleaned texts stand in.
- */
-export function rankSearch(k: Knowledge, q: QueryUnderstanding, profiles: readonly ItemProfile[], cosines: readonly number[], topK: number, originals?: readonly string[]): SearchOutcome {
+/** The items (read once: parseMenuText) ranked for the query; their cosines are the query's, in item order. */
+export function rankSearch(k: Knowledge, q: QueryUnderstanding, texts: readonly MenuText[], cosines: readonly number[], topK: number): SearchOutcome {
+  const profiles = texts.map((t) => t.profile);
   const usual = usualCourse(profiles);
-  const sections = menuSections(k, profiles);
+  const sections = menuSections(texts);
   const notPizza = notPizzaPattern(k);
   const items: SearchItem[] = profiles.map((p, i) => {
-    const dish = p.dish ?? mainDishOf(k, p.text);
+    const text = texts[i]!;
+    const dish = p.dish ?? mainDishOf(text);
     // A course the text leaves open is its menu section's ("Oreo n Oreo" between the shakes), else the menu's (at an
     // ice-cream parlour "Alphonso Mango 100ml" is an ice cream).
     const section = sections[i];
@@ -635,23 +642,24 @@ export function rankSearch(k: Knowledge, q: QueryUnderstanding, profiles: readon
     // "Mama Mexicana Large 12''", "Sweet Corn & Cheese Medium 9''": a name sized in inches that names no dish is a pizza
     // (a sub says so: "Chicken Tikka Sub (6inch)"). In the Swiggy dumps every inch-sized name but the subs is a pizza.
     // On the dev queries: dev4 0.8714 -> 0.8754 ("mexicana piza" 0.61 -> 0.98, "sides" no longer a 9'' pizza), nothing lost.
-    const original = originals?.[i] ?? p.text;
+    const original = text.original;
     const sizedPizza = !dish && PIZZA_SIZE.test(original) && !notPizza.test(original);
     if (sizedPizza) p = { ...p, course: 'main' };
     // Labels cleaning strips as noise still say what the item is: "(Protein-42g)", "(Vegan / High Protein)".
-    const ownTags = original !== p.text ? new Set([...namedTagsOf(k, p.text), ...namedTagsOf(k, original)]) : namedTagsOf(k, p.text);
+    const ownTags = original !== p.text ? new Set([...text.flavourTags, ...text.originalFlavourTags]) : text.flavourTags;
     const namedTags = section && section.tags.length > 0 ? new Set([...ownTags, ...section.tags]) : ownTags;
     return {
       ...p,
       dish,
       // The sized pizza's words are its name's with "pizza" (cached like any name's, equivalents included).
-      words: itemWordsOf(k, sizedPizza ? `${p.text} pizza` : p.text),
+      words: itemWordsOf(sizedPizza ? parseCleanedText(k, `${p.text} pizza`) : text),
       // A food combo ("Butter Chicken + 3 Roti + Green Salad", "Mutton Thali Meal") is a filling meal whatever its dish.
-      tags: new Set<Tag>([...(dish?.tags ?? []), ...namedTags, ...(isCombo(k, p.text) && courseGroup(p.course) === 'food' ? ['filling' as const] : [])]),
+      tags: new Set<Tag>([...(dish?.tags ?? []), ...namedTags, ...(text.isCombo && courseGroup(p.course) === 'food' ? ['filling' as const] : [])]),
       namedTags,
-      serving: q.serving === null ? null : servingOf(k.servings, original, { item: true }),
+      serving: q.serving === null ? null : text.serving,
       // Read only where relevanceOf reads it: a query that names words and no serving.
-      orderCount: q.serving === null && q.words.length > 0 ? orderCountOf(k.servings, original) : null,
+      orderCount: q.serving === null && q.words.length > 0 ? text.orderCount : null,
+      isCombo: text.isCombo,
     };
   });
   const scored: SearchCandidate[] = items.map((item, index) => ({ index, cosine: clamp01(cosines[index]!), relevance: relevanceOf(k, q, item, cosines[index]!) }));
@@ -687,24 +695,26 @@ export interface MenuSection {
  * drink temperature they all share (a house name among the coolers is a cold drink, so "garam chai" at a juice bar is
  * not answered by "Blue Angel"). Items whose course the text says are never moved.
  */
-export function menuSections(know: Knowledge, profiles: readonly ItemProfile[]): (MenuSection | null)[] {
+export function menuSections(texts: readonly MenuText[]): (MenuSection | null)[] {
+  const profiles = texts.map((t) => t.profile);
   const sure = (k: number): boolean => profiles[k]!.courseConfidence >= SURE_COURSE;
-  const tagsOf = (p: ItemProfile): ReadonlySet<Tag> => new Set([...(p.dish?.tags ?? []), ...namedTagsOf(know, p.text)]);
+  const tagsOf = (k: number): ReadonlySet<Tag> => new Set([...(profiles[k]!.dish?.tags ?? []), ...texts[k]!.flavourTags]);
   return profiles.map((p, i) => {
     if (p.courseConfidence >= OPEN_COURSE) return null;
-    const seen: ItemProfile[] = [];
+    const seenAt: number[] = [];
     for (const step of [-1, 1]) {
       let found = 0;
       for (let k = i + step; k >= 0 && k < profiles.length && Math.abs(k - i) <= SECTION_REACH && found < SECTION_NEIGHBOURS; k += step) {
         if (sure(k)) {
-          seen.push(profiles[k]!);
+          seenAt.push(k);
           found++;
         }
       }
     }
+    const seen = seenAt.map((k) => profiles[k]!);
     if (seen.length < 2 || !seen.every((n) => n.course === seen[0]!.course)) return null;
-    const tags = seen.map(tagsOf);
-    return { course: seen[0]!.course, tags: know.words.sectionTags.filter((t) => tags.every((set) => set.has(t))) };
+    const tags = seenAt.map(tagsOf);
+    return { course: seen[0]!.course, tags: texts[i]!.knowledge.words.sectionTags.filter((t) => tags.every((set) => set.has(t))) };
   });
 }
 /** Chosen on the dev queries: 2 neighbours each way within 8 positions lifted nDCG@10 0.8778 -> 0.8782 (category 0.9199
@@ -735,7 +745,7 @@ export function usualCourse(profiles: readonly ItemProfile[]): Course | null {
 const USUAL_SHARE = 0.6;
 
 function fallback(k: Knowledge, q: QueryUnderstanding, items: readonly SearchItem[], scored: SearchCandidate[], topK: number): SearchOutcome['results'] {
-  const wanted = q.course ? courseGroup(q.course) : q.profile.dish ? courseGroup(q.profile.dish.course) : categoryOf(k.cues, q.text).confidence >= 0.7 ? courseGroup(categoryOf(k.cues, q.text).value) : 'food';
+  const wanted = q.course ? courseGroup(q.course) : q.profile.dish ? courseGroup(q.profile.dish.course) : q.query.cues.course.confidence >= 0.7 ? courseGroup(q.query.cues.course.value) : 'food';
   // A query naming a dish of a cuisine the menu does not serve (sushi at a dosa place) gets no fallback at all.
   // Only a dish the query names exactly says its cuisine: a loose resolution ("soup" read as Tortilla Soup) must not
   // shut the fallback out of every soup of another kitchen.

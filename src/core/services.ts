@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { CleanedText, TextCleaner } from './text/clean.js';
+import type { TextCleaner } from './text/clean.js';
 import { loadQueryVocabulary, QuerySpeller } from './query-spelling.js';
 import { vocabularyWords } from './inference/tokenizer.js';
 import { MenuEncoder, type Dimension } from './inference/encoder.js';
@@ -10,7 +10,7 @@ import { vectorBackend } from '../native/index.js';
 import type { PairScorer } from './match.js';
 import { buildConceptCentroids, type ConceptCentroids } from './search.js';
 import { loadKnowledge, type Knowledge } from './knowledge/index.js';
-import { profileItem } from './items.js';
+import { parseMenuText, type MenuText } from './menu-text.js';
 
 export type ServiceState = 'loading' | 'ready' | 'failed';
 
@@ -26,7 +26,8 @@ export interface ServedModel {
 }
 
 export interface EmbeddedTexts {
-  readonly cleaned: readonly CleanedText[];
+  /** Each text read once (cleaned, cues, knowledge-base resolution and profile on first use). */
+  readonly texts: readonly MenuText[];
   readonly vectors: readonly Float32Array[];
 }
 
@@ -55,7 +56,7 @@ export class Services {
     this.knowledge = knowledge;
     knowledge.prepare(); // validated and fully indexed before the first request
     this.cleaner = knowledge.cleaner;
-    profileItem(knowledge, 'warm up'); // walks the cue lexicons and lookup tables now, not on the first request
+    void parseMenuText(knowledge, 'warm up').profile; // walks the cue lexicons and lookup tables now, not on the first request
     this.ready = this.load();
   }
 
@@ -117,11 +118,12 @@ export class Services {
     return this.querySpeller;
   }
 
-  /** Clean, then embed. Items that clean to the same text share one vector. */
+  /** Read each text (parseMenuText: cleaned once), then embed the cleaned texts. Items that clean to the same text
+   * share one vector. */
   async embedTexts(texts: readonly string[], dimension: Dimension): Promise<EmbeddedTexts> {
-    const cleaned = texts.map((t) => this.cleaner.clean(t));
-    const vectors = await this.requireEncoder().encode(cleaned.map((c) => c.text), dimension);
-    return { cleaned, vectors };
+    const read = texts.map((t) => parseMenuText(this.knowledge, t));
+    const vectors = await this.requireEncoder().encode(read.map((t) => t.text), dimension);
+    return { texts: read, vectors };
   }
 
   /** The cross-encoder for same-dish pairs, when one is built and loaded; null → knowledge-base precision stage. */

@@ -1,5 +1,6 @@
 import { HeadSlot, headProbabilities, predictCuisines, type CuisineOrUncertain } from './classify.js';
-import { profileItem, vegOrNot, type ItemProfile } from './items.js';
+import { vegOrNot, type ItemProfile } from './items.js';
+import type { MenuText } from './menu-text.js';
 import { COURSES, CUISINE_FAMILIES, cuisineAffinity, nameKey, type Course, type Cuisine, type Knowledge } from './knowledge/index.js';
 import { literalAlternatives } from './knowledge/words.js';
 import { CONFIDENT_DISH_SCORE, judgePairs } from './match.js';
@@ -57,6 +58,8 @@ export interface CartSuggestions {
 
 /** What the ranking knows about one text (cart or menu item). */
 export interface ItemFacts {
+  /** The text, read once. */
+  readonly text: MenuText;
   readonly original: string;
   readonly cleaned: string;
   readonly key: string;
@@ -247,7 +250,7 @@ async function sameDishPairs(
   if (ask.length > 0) {
     const verdicts = await judgePairs(
       k,
-      ask.map((k) => [pairs[k]![0].cleaned, pairs[k]![1].cleaned] as const),
+      ask.map((k) => [pairs[k]![0].text, pairs[k]![1].text] as const),
       ask.map((k) => pairs[k]![2]),
       SAME_DISH_COSINE,
       null,
@@ -284,14 +287,15 @@ export async function suggestWithDetail(
   menuCategories: ReadonlySet<Course>;
 }> {
   const k = services.knowledge;
-  const { cleaned, vectors } = await services.embedTexts([...cart, ...menu], 384);
-  const cuisines = predictCuisines(k, services.modelId, cleaned.map((c) => c.text), vectors as Float32Array[]);
-  const facts: ItemFacts[] = cleaned.map((c, i) => {
-    const profile = profileItem(k, c.text);
+  const { texts, vectors } = await services.embedTexts([...cart, ...menu], 384);
+  const cuisines = predictCuisines(k, services.modelId, texts, vectors);
+  const facts: ItemFacts[] = texts.map((c, i) => {
+    const profile = c.profile;
     return {
+      text: c,
       original: i < cart.length ? cart[i]! : menu[i - cart.length]!,
       cleaned: c.text,
-      key: nameKey(c.text),
+      key: c.key,
       profile,
       category: suggestCategory(profile, c.removed, cuisines[i]!.cuisine, vectors[i]!, services.modelId),
       diet: vegOrNot(profile.diet),
@@ -321,8 +325,8 @@ export async function suggestWithDetail(
   const nonFood = judgeNonFood(
     k,
     services.modelId,
-    menuFacts.map((m) => ({ original: m.original, cleaned: m.cleaned })),
-    menuVectors as Float32Array[],
+    menuFacts.map((m) => m.text),
+    menuVectors,
   );
   const closeness = menuVectors.map((v) => Math.max(...cartVectors.map((c) => dot(v, c))));
   let candidates = menuFacts

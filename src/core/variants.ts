@@ -5,6 +5,7 @@ import { differingWords, dishWords } from './dish-words.js';
 import { akinWords } from './knowledge/equivalents.js';
 import { literalAlternatives, type WordLexicons } from './knowledge/words.js';
 import type { Knowledge } from './knowledge/index.js';
+import type { MenuText } from './menu-text.js';
 
 /**
  * Two names of one dish family that are different items on a menu, by the knowledge base's own hard negatives:
@@ -111,12 +112,14 @@ export function describeDifference(d: VariantDifference | null): string | null {
 }
 
 /**
- * Why two cleaned texts are two items of one family, or null when their words do not say.
+ * Why two menu texts are two items of one family, or null when their words do not say.
  */
-export function variantDifference(k: Knowledge, a: string, b: string): VariantDifference | null {
+export function variantDifference(ta: MenuText, tb: MenuText): VariantDifference | null {
+  const k = ta.knowledge;
+  const a = ta.text, b = tb.text;
   const swaps = k.variantSwaps, formWords = k.formWords;
-  if (isCombo(k, a) !== isCombo(k, b)) return { kind: 'combo' };
-  const wa = dishWords(k, a), wb = dishWords(k, b);
+  if (ta.isCombo !== tb.isCombo) return { kind: 'combo' };
+  const wa = ta.dishWords, wb = tb.dishWords;
   const [onlyA, onlyB] = differingWords(wa.map(foldParticiple), wb.map(foldParticiple));
   for (const x of onlyA) for (const y of onlyB) if (swaps.has(swapKey(x, y))) return { kind: 'swap', words: [x, y] };
   // Two different letter codes in one place are two of a chain's items ("PC Rice Bowlz" / "HC Rice Bowlz").
@@ -154,6 +157,6 @@ export function variantDifference(k: Knowledge, a: string, b: string): VariantDi
   if (form) return { kind: 'added', word: form };
   // A drink added to a drink is its name ("Masala Chai Tea"); added to food it is a combo.
   const addOn = categoryOf(k.cues, added.join(' '));
-  const base = categoryOf(k.cues, addedB.length === 0 ? b : a);
+  const base = (addedB.length === 0 ? tb : ta).cues.course;
   return addOn.value === 'beverage' && addOn.confidence >= 0.7 && base.value !== 'beverage' ? { kind: 'combo' } : null;
 }

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { KNOWLEDGE_DIR } from '../paths.js';
 import { loadCueLexicons } from './cues.js';
 import type { CueLexicons } from './cues.js';
@@ -78,8 +79,9 @@ export interface Knowledge {
   /** A word's singular as the word guards fold it (lexicon/plural_exceptions.tsv's keep_final_s words keep their s). */
   singular(word: string): string;
   /**
-   * What a stage computed from a text, kept across requests: `make()` runs once per (kind, text) while the entry stays
-   * in the bounded cache. Results are pure functions of the text and this knowledge.
+   * What is read from a text, kept across requests in a bounded LRU: `make()` runs once per (kind, text) while the
+   * entry stays. Results are pure functions of the text and this knowledge (menu texts and their readings, the word
+   * sets of a dish's names).
    */
   memo<T>(kind: string, text: string, make: () => T): T;
   /** Builds every table that is otherwise built on first use. */
@@ -88,8 +90,8 @@ export interface Knowledge {
   readonly loadMs: number;
 }
 
-/** Entries of a knowledge's text memo before it starts again. */
-const MEMO_ENTRIES = 200_000;
+/** Entries a knowledge's text memo keeps (each a menu text's reading or a small table). */
+const MEMO_ENTRIES = 50_000;
 
 /** A value computed on first read, then kept. */
 function once<T>(make: () => T): () => T {
@@ -119,7 +121,7 @@ export function loadKnowledge(dir: string = KNOWLEDGE_DIR, options: { prepare?: 
   const cleaning = once(() => loadCleaningLexicon(dir, book, { functionWords: words.devanagariFunctionWords, dictionary: lookup.devanagari }));
   const cleaner = once(() => new TextCleaner(cleaning(), words));
   // Variant swaps and defining words are read through the knowledge's own word rules, so they are made from it.
-  const memo = new Map<string, unknown>();
+  const memo = new LRUCache<string, { readonly value: unknown }>({ max: MEMO_ENTRIES });
   const variantSwaps = once(() => loadVariantSwaps(dir, knowledge));
   const definingWords = once(() => loadDefiningWords(dir, knowledge));
   const knowledge: { -readonly [K in keyof Knowledge]: Knowledge[K] } = {
@@ -153,10 +155,10 @@ export function loadKnowledge(dir: string = KNOWLEDGE_DIR, options: { prepare?: 
     singular: singularOf,
     memo<T>(kind: string, text: string, make: () => T): T {
       const key = `${kind}\u0000${text}`;
-      if (memo.has(key)) return memo.get(key) as T;
+      const hit = memo.get(key);
+      if (hit !== undefined) return hit.value as T;
       const value = make();
-      if (memo.size >= MEMO_ENTRIES) memo.clear();
-      memo.set(key, value);
+      memo.set(key, { value });
       return value;
     },
     prepare() {
