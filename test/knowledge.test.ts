@@ -13,6 +13,7 @@ import {
   validateKnowledge,
 } from '../src/core/knowledge/index.js';
 import { lookupWords, splitCombo } from '../src/core/knowledge/lookup.js';
+import { WORD_LIST_FILES } from '../src/core/knowledge/words.js';
 import { measureCoverage } from '../src/core/knowledge/coverage.js';
 
 /** The checkout's knowledge, loaded once for this file. */
@@ -113,6 +114,41 @@ t.test('validateKnowledge collects the problems a single loader cannot see', asy
   writeFileSync(join(dir, 'hard_negatives.tsv'), 'text_a\ttext_b\tkind\tnote\nPaneer Tikka\tPanner Tikka\tprotein\tx\n');
   t.match(validateKnowledge(dir).problems.join('\n'), /hard_negatives\.tsv:2: "Paneer Tikka" and "Panner Tikka" are both names of the dish "Paneer Tikka"/);
   rmSync(dir, { recursive: true, force: true });
+});
+
+t.test('the word lists of the rules load from the lexicon, and a broken one fails the load with file:line', async (t) => {
+  const words = knowledge.words;
+  t.ok(words.queryFiller.has('something') && words.queryFiller.has('kuch'), 'query filler words');
+  t.same([...words.numbers.serving].slice(0, 3), [['one', 1], ['two', 2], ['three', 3]], 'number words keep their value and order');
+  t.equal(words.numbers.serving.get('chaar'), 4);
+  t.notOk(words.numbers.spelledCount.has('eleven'), 'each rule reads only its own kind');
+  t.same(words.preparationPhrases[0], ['no', 'onion', 'no', 'garlic'], 'phrases keep file order, longest first');
+  t.same(words.combo.chainMealCode, ['EVM', 'HM'], 'chain meal codes keep their case');
+  t.ok(words.nonFoodCues.get('garment')!.includes('t ?-?shirts?'), 'non-food cue lists are pattern alternatives');
+  t.ok(knowledge.comboPattern.test('hm chicken mcgrill'), 'the combo pattern reads chain codes in any case');
+  t.equal(knowledge.singular('fries'), 'fries', 'a keep-final-s word keeps its s');
+  t.equal(knowledge.singular('momos'), 'momo');
+  for (const spec of WORD_LIST_FILES) t.ok((words.counts[spec.file] ?? 0) > 0, `${spec.file} has entries`);
+
+  const broken: { name: string; file: string; edit: (text: string) => string; error: RegExp }[] = [
+    { name: 'an unknown kind', file: 'query_words.tsv', edit: (s) => `${s}\nzzz\tmeal_words\n`, error: /query_words\.tsv:\d+: kind "meal_words" is not one of meal_word, negator, cuisine_filler/ },
+    { name: 'a word listed twice in one kind', file: 'accompaniments.txt', edit: (s) => `${s}\nraita\n`, error: /accompaniments\.txt entry \d+: "raita" is listed twice/ },
+    { name: 'a phrase where a word belongs', file: 'filler_words.tsv', edit: (s) => `${s}\nhouse special\tlookup\n`, error: /filler_words\.tsv:\d+: "house special" must be one word/ },
+    { name: 'an upper-case word', file: 'piece_words.txt', edit: (s) => `${s}\nPlate\n`, error: /piece_words\.txt entry \d+: "Plate" must be lower case/ },
+    { name: 'a number word without a value', file: 'number_words.tsv', edit: (s) => `${s}\nthirty\tmany\tserving\n`, error: /number_words\.tsv:\d+: value "many" is not a positive whole number/ },
+    { name: 'a pattern that does not compile', file: 'nonfood_cues.tsv', edit: (s) => `${s}\nshirt(s\tgarment\n`, error: /nonfood_cues\.tsv:\d+: "shirt\(s" is not a valid pattern/ },
+    { name: 'a tag that is not a tag', file: 'tag_roles.tsv', edit: (s) => `${s}\ncurry\tkind\n`, error: /tag_roles\.tsv:\d+: "curry" is not a tag/ },
+    { name: 'a cuisine that is not a label', file: 'cuisine_queries.tsv', edit: (s) => `${s}\nscottish\tScottish\n`, error: /cuisine_queries\.tsv:\d+: cuisine "Scottish" is not one of/ },
+    { name: 'an empty file', file: 'boundary_words.tsv', edit: () => '', error: /lexicon\/boundary_words\.tsv (?:is missing|has no entries)/ },
+  ];
+  for (const c of broken) {
+    const dir = scratchKnowledge({ 'a.tsv': 'Paneer Tikka\tNorth Indian\tside\tveg\tpaneer\tgrilled\t-' });
+    const path = join(dir, 'lexicon', c.file);
+    writeFileSync(path, c.edit(readFileSync(path, 'utf8')));
+    t.throws(() => loadKnowledge(dir), c.error, c.name);
+    t.match(validateKnowledge(dir).problems.join('\n'), c.error, `${c.name}: check:knowledge reports it`);
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 t.test('the real knowledge base loads, validates and covers every cuisine label', async (t) => {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { readTsv } from './knowledge/tsv.js';
+import { HARD_NEGATIVES_HEADER } from './knowledge/dishes.js';
 import type { DishLookup } from './knowledge/lookup.js';
 import type { Knowledge } from './knowledge/index.js';
 import { editDistance } from './text/clean.js';
@@ -39,7 +40,7 @@ export function loadDefiningWords(dir: string, k: Knowledge, lookup: DishLookup 
   const addAll = (words: Iterable<string>): void => {
     for (const w of words) if (!/^\d+$/.test(w)) defining.add(w);
   };
-  for (const row of readTsv(join(dir, 'hard_negatives.tsv'), ['text_a', 'text_b', 'kind', 'note'])) {
+  for (const row of readTsv(join(dir, 'hard_negatives.tsv'), HARD_NEGATIVES_HEADER)) {
     const [a, b] = row.cells;
     if (!a || !b) continue;
     const wa = new Set(dishWords(k, a));

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { readList, readTsv } from './knowledge/tsv.js';
+import { HARD_NEGATIVES_HEADER } from './knowledge/dishes.js';
 import { categoryOf } from './knowledge/cues.js';
 import { differingWords, dishWords } from './dish-words.js';
 import { akinWords } from './knowledge/equivalents.js';
@@ -44,7 +45,7 @@ function swapKey(x: string, y: string): string {
 /** Unordered word swaps that make another dish, from the hard negatives (`k` supplies how words are compared). */
 export function loadVariantSwaps(dir: string, k: Knowledge): ReadonlySet<string> {
   const swaps = new Set<string>();
-  for (const row of readTsv(join(dir, 'hard_negatives.tsv'), ['text_a', 'text_b', 'kind', 'note'])) {
+  for (const row of readTsv(join(dir, 'hard_negatives.tsv'), HARD_NEGATIVES_HEADER)) {
     const [a, b, kind] = row.cells;
     if (!a || !b || !kind || !SWAP_KINDS.has(kind)) continue;
     const wa = wordsOf(k, a), wb = wordsOf(k, b);

@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { KNOWLEDGE_DIR } from '../paths.js';
 import { loadCueLexicons } from './cues.js';
 import type { CueLexicons } from './cues.js';
-import { CUISINE_LABELS, loadDishBook, nameKey } from './dishes.js';
+import { CUISINE_LABELS, HARD_NEGATIVES_HEADER, loadDishBook, nameKey } from './dishes.js';
 import type { Cuisine, DishBook } from './dishes.js';
 import { buildDishLookup, loadLookupLexicons, lookupWords } from './lookup.js';
 import type { DishLookup, DishMatch } from './lookup.js';
@@ -267,7 +267,7 @@ export function validateKnowledge(dir: string = KNOWLEDGE_DIR): KnowledgeReport 
   // Hard negatives: both texts present, and never the same dish.
   let hardNegatives = 0;
   try {
-    for (const row of readTsv(join(dir, 'hard_negatives.tsv'), ['text_a', 'text_b', 'kind', 'note'])) {
+    for (const row of readTsv(join(dir, 'hard_negatives.tsv'), HARD_NEGATIVES_HEADER)) {
       hardNegatives++;
       const where = `knowledge/hard_negatives.tsv:${row.line}`;
       const [a, b, kind] = row.cells;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { nameKey } from './dishes.js';
+import { HARD_NEGATIVES_HEADER, nameKey } from './dishes.js';
 import type { Course, Cuisine, Diet, Dish, DishBook, Protein } from './dishes.js';
 import { buildDevanagariDictionary, hasDevanagari, transliterateDevanagari } from './transliterate.js';
 import { readTsv } from './tsv.js';
@@ -188,7 +188,7 @@ export function loadLookupLexicons(dir: string): LookupLexicons {
     get hardNegatives(): readonly (readonly [string, string])[] {
       if (hardNegatives === null) {
         hardNegatives = [];
-        for (const row of readTsv(join(dir, 'hard_negatives.tsv'), ['text_a', 'text_b', 'kind', 'note'])) {
+        for (const row of readTsv(join(dir, 'hard_negatives.tsv'), HARD_NEGATIVES_HEADER)) {
           const [a, b] = row.cells;
           if (a && b) hardNegatives.push([nameKey(a), nameKey(b)]);
         }
