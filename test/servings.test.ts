@@ -1,10 +1,9 @@
 import t from 'tap';
-import { orderCountOf as orderCountWith, servingOf as servingWith, servingsAgree } from '../src/core/servings.js';
+import { servingOf as servingWith, servingsAgree } from '../src/core/servings.js';
 import { loadKnowledge } from '../src/core/knowledge/index.js';
 
 const patterns = loadKnowledge().servings;
 const servingOf = (text: string, options?: { item?: boolean }) => servingWith(patterns, text, options);
-const orderCountOf = (text: string) => orderCountWith(patterns, text);
 
 t.test('servingOf reads head counts from the size words cleaning strips', async (t) => {
   const cases: [string, number | null][] = [

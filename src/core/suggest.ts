@@ -1,7 +1,7 @@
 import { HeadSlot, headProbabilities, predictCuisines, type CuisineOrUncertain } from './classify.js';
 import { vegOrNot, type ItemProfile } from './items.js';
 import type { MenuText } from './menu-text.js';
-import { COURSES, CUISINE_FAMILIES, cuisineAffinity, nameKey, type Course, type Cuisine, type Knowledge } from './knowledge/index.js';
+import { COURSES, CUISINE_FAMILIES, cuisineAffinity, type Course, type Cuisine, type Knowledge } from './knowledge/index.js';
 import { literalAlternatives } from './knowledge/words.js';
 import { CONFIDENT_DISH_SCORE, judgePairs } from './match.js';
 import { judgeNonFood } from './nonfood.js';
