@@ -120,8 +120,8 @@ export function loadKnowledge(dir: string = KNOWLEDGE_DIR, options: { prepare?: 
   const cues = loadCueLexicons(dir, { soft: new Set(words.boundaries.soft), dish: new Set(words.boundaries.dish) });
   const cleaning = once(() => loadCleaningLexicon(dir, book, { functionWords: words.devanagariFunctionWords, dictionary: lookup.devanagari }));
   const cleaner = once(() => new TextCleaner(cleaning(), words));
-  // Variant swaps and defining words are read through the knowledge's own word rules, so they are made from it.
   const memo = new LRUCache<string, { readonly value: unknown }>({ max: MEMO_ENTRIES });
+  // Variant swaps and defining words are read through the knowledge's own word rules, so they are made from it.
   const variantSwaps = once(() => loadVariantSwaps(dir, knowledge));
   const definingWords = once(() => loadDefiningWords(dir, knowledge));
   const knowledge: { -readonly [K in keyof Knowledge]: Knowledge[K] } = {
