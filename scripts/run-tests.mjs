@@ -6,15 +6,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-// The suite: dist/test/, and dist/eval/ for the held-out firewall test (the one test that may read the held-out set).
-const testDirs = ['test', 'eval'].filter((d) => existsSync(join(root, 'dist', d)));
+// The suite: the service's tests, the typed client's (client/test, compiled with the rest by the root tsconfig) and
+// dist/eval/ for the held-out firewall test (the one test that may read the held-out set).
+const testDirs = [join('dist', 'test'), join('dist', 'client', 'test'), join('dist', 'eval')];
 const only = process.argv.slice(2);
 const files = only.length
   ? only
-  : testDirs.flatMap((d) => readdirSync(join(root, 'dist', d)).filter((f) => f.endsWith('.test.js')).sort().map((f) => join('dist', d, f)));
+  : testDirs.flatMap((dir) => (existsSync(join(root, dir)) ? readdirSync(join(root, dir)).filter((f) => f.endsWith('.test.js')).sort().map((f) => join(dir, f)) : []));
 if (files.length === 0) {
   console.log('0 passed, 1 failed');
-  console.error('no compiled tests found in dist/test or dist/eval');
+  console.error('no compiled tests found in dist/test, dist/client/test or dist/eval');
   process.exit(1);
 }
 

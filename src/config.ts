@@ -37,7 +37,7 @@ export interface Config {
 export const ENV_DOC: Readonly<Record<string, string>> = {
   HOST: 'Interface to listen on (default 127.0.0.1).',
   PORT: 'TCP port (default 8080; 0 picks a free port and prints it).',
-  MENU_OPERATOR_KEY: 'The operator key: unlimited, the only key that sees the diagnostic /health view (default unset).',
+  MENU_OPERATOR_KEY: 'The operator key: unlimited, the only key that sees the diagnostic /health view and /metrics (default unset).',
   MENU_DATA_DIR: 'Where the SQLite account store lives (default ./data).',
   MENU_REDIS_URL: 'redis://host:port to share accounts, quotas and rate windows between replicas (default unset: SQLite).',
   MENU_MODEL: 'Biencoder id to serve from models/build (default: the manifest\'s serve.biencoder; the base model stays selectable).',
@@ -51,7 +51,7 @@ export const ENV_DOC: Readonly<Record<string, string>> = {
   MENU_MAX_TOKENS: 'Tokens per text after truncation (default 64; menu names are short).',
   MENU_NATIVE: 'on (default) uses the Rust vector addon, off forces the JS reference.',
   MENU_RERANKERS: 'on (default) loads the built cross-encoders; off keeps the knowledge-base precision stage only.',
-  MENU_LOG_REQUESTS: '1 logs one line per request (default 0).',
+  MENU_LOG_REQUESTS: '1 writes one JSON line per request to stdout: request id, route, status, latency, item count, key prefix (default 0).',
   MENU_SHUTDOWN_GRACE_MS: 'How long SIGTERM waits for in-flight requests (default 10000).',
 };
 

@@ -78,6 +78,8 @@ t.test('credit prices per unit match the spec, in exact milli-credits', async (t
   const spec: Record<EndpointName, number> = {
     embed: 0.05, embed_batch: 0.05, classify: 0.05, search: 0.05, suggest: 0.1, match: 1.0, dedup: 1.0, report: 3.0,
     health: 0, balance: 0,
+    // Beyond the spec: the OpenAI-compatible embeddings cost what /embed costs; the rest is free.
+    openai_embeddings: 0.05, openai_models: 0, metrics: 0, openapi: 0, docs: 0,
   };
   for (const name of ENDPOINT_NAMES) t.equal(ENDPOINTS[name].milliCreditsPerUnit, Math.round(spec[name] * 1000), name);
   t.equal(costInMilliCredits('search', 512), 25_600, '512 corpus items cost 25.6 credits');
@@ -141,15 +143,16 @@ async function sqliteContext(t: { teardown(fn: () => unknown): void }, operatorK
 t.test('plan gating: every endpoint × every plan, as the spec lists them', async (t) => {
   const { ac, admin, store, clock } = await sqliteContext(t);
   // From the spec: Starter gets /search /classify /match; Pro adds /suggest /report; Scale adds /dedup;
-  // /embed, /embed/batch, /health, /balance are on every plan.
-  const allPlans = ['embed', 'embed_batch', 'health', 'balance'];
+  // /embed, /embed/batch, /health, /balance are on every plan. Beyond the spec: the OpenAI-compatible embeddings
+  // and the documentation are on every plan too, and /metrics is on none (operator key only).
+  const allPlans = ['embed', 'embed_batch', 'health', 'balance', 'openai_embeddings', 'openai_models', 'openapi', 'docs'];
   const included: Record<PlanName, string[]> = {
     starter: [...allPlans, 'search', 'classify', 'match'],
     pro: [...allPlans, 'search', 'classify', 'match', 'suggest', 'report'],
     scale: [...allPlans, 'search', 'classify', 'match', 'suggest', 'report', 'dedup'],
   };
   const cheapest: Record<string, string> = { suggest: 'Pro', report: 'Pro', dedup: 'Scale' };
-  t.same(new Set(ENDPOINT_NAMES), new Set(included.scale), 'the table has exactly the spec endpoints');
+  t.same(new Set(ENDPOINT_NAMES), new Set([...included.scale, 'metrics']), 'the table has exactly the spec endpoints and ours');
 
   for (const plan of PLAN_NAMES) {
     const { key, record } = await admin.create({ customer: `Gate ${plan}`, plan, metering: 'quota' });
@@ -157,6 +160,8 @@ t.test('plan gating: every endpoint × every plan, as the spec lists them', asyn
     for (const endpoint of ENDPOINT_NAMES) {
       if (included[plan].includes(endpoint)) {
         t.doesNotThrow(() => ac.authorize(p, endpoint), `${plan} × ${endpoint} allowed`);
+      } else if (endpoint === 'metrics') {
+        t.throws(() => ac.authorize(p, endpoint), { code: 'operator_only', status: 403, message: '/metrics is for the operator key only' }, `${plan} × metrics forbidden`);
       } else {
         t.throws(() => ac.authorize(p, endpoint), {
           code: 'plan_forbidden',

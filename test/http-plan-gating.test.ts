@@ -19,6 +19,7 @@ const BODIES: Record<string, unknown> = {
   classify: { items: ['Masala Dosa'] },
   report: { items: ['Masala Dosa', 'Cold Coffee'] },
   suggest: { cart: ['Masala Dosa'], menu: ['Cold Coffee', 'Gulab Jamun'] },
+  openai_embeddings: { input: 'Masala Dosa' }, // plus the served model, below
 };
 
 t.test('every registered endpoint × every plan, through HTTP with real keys', async (t) => {
@@ -37,8 +38,12 @@ t.test('every registered endpoint × every plan, through HTTP with real keys', a
   t.ok(routed.length >= 9, 'all metered endpoints and /balance are registered');
   for (const route of routed) {
     for (const plan of Object.keys(PLANS) as PlanName[]) {
-      const r = await call(srv.url, route.method.toUpperCase(), route.path, route.method === 'post' ? BODIES[route.endpoint] : undefined, { 'x-api-key': keys[plan] });
-      if (planIncludes(plan, route.endpoint)) {
+      const body = route.endpoint === 'openai_embeddings' ? { ...(BODIES.openai_embeddings as object), model: srv.services.modelId } : BODIES[route.endpoint];
+      const r = await call(srv.url, route.method.toUpperCase(), route.path, route.method === 'post' ? body : undefined, { 'x-api-key': keys[plan] });
+      if (ENDPOINTS[route.endpoint].operatorOnly) {
+        t.equal(r.status, 403, `${plan} → ${route.path}: 403, operator only`);
+        t.equal(r.body.code, 'operator_only');
+      } else if (planIncludes(plan, route.endpoint)) {
         t.equal(r.status, 200, `${plan} → ${route.path}: 200`);
       } else {
         t.equal(r.status, 403, `${plan} → ${route.path}: 403`);

@@ -6,6 +6,8 @@ import type { EndpointName } from './accounts/plans.js';
 export interface CallerPrincipal {
   readonly customer: string;
   readonly isOperator: boolean;
+  /** The key's display prefix (never the key), for request logs. */
+  readonly keyPrefix?: string;
 }
 
 /** A reservation for one request: settle when the work succeeded, release when it did not (both idempotent). */
@@ -48,7 +50,7 @@ export class OperatorOnlyGate implements AccessGate {
 
   async authenticate(rawKey: string | undefined): Promise<CallerPrincipal> {
     if (rawKey && this.digest && timingSafeEqual(createHash('sha256').update(rawKey).digest(), this.digest)) {
-      return { customer: 'operator', isOperator: true };
+      return { customer: 'operator', isOperator: true, keyPrefix: 'operator' };
     }
     throw new ApiError('unauthorized', 'invalid or missing API key');
   }

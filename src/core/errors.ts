@@ -3,7 +3,7 @@
  * `{ "detail": string, "code": ErrorCode }`; the HTTP layer maps `status` straight through.
  * Core modules throw `ApiError` with a code from this table and never mention HTTP themselves:
  * the status lives here so that the mapping is reviewed in one place (and tested: every code is
- * documented in the README).
+ * documented in docs/errors.md and listed, per operation, in the OpenAPI document).
  */
 export const ERROR_CODES = {
   malformed_json: { status: 400, doc: 'The body is not valid JSON, is empty, or is not a JSON object.' },
@@ -12,7 +12,9 @@ export const ERROR_CODES = {
   quota_exceeded: { status: 402, doc: "The plan's monthly call quota is used up; it resets on the 1st (UTC) or on upgrade." },
   insufficient_credits: { status: 402, doc: 'The request costs more credits than the account has left; nothing was charged.' },
   plan_forbidden: { status: 403, doc: "The endpoint is not part of the key's plan; the detail names the plan that includes it." },
+  operator_only: { status: 403, doc: 'The endpoint (/metrics) is for the operator key only.' },
   not_found: { status: 404, doc: 'No such endpoint.' },
+  model_not_found: { status: 404, doc: 'The model named in a /v1/embeddings request is not the one this server serves; GET /v1/models lists it.' },
   method_not_allowed: { status: 405, doc: 'The endpoint exists but not for this HTTP method.' },
   payload_too_large: { status: 413, doc: 'The request body is larger than MENU_MAX_BODY_BYTES.' },
   unsupported_media_type: { status: 415, doc: 'Reserved: bodies are read as JSON whatever the Content-Type says.' },
@@ -33,13 +35,16 @@ export class ApiError extends Error {
   readonly status: number;
   /** Extra response headers, e.g. Retry-After for 429. */
   readonly headers: Readonly<Record<string, string>>;
+  /** The request field at fault, when one is (the OpenAI-compatible error body names it). */
+  readonly param: string | null;
 
-  constructor(code: ErrorCode, detail: string, headers: Record<string, string> = {}) {
+  constructor(code: ErrorCode, detail: string, headers: Record<string, string> = {}, param: string | null = null) {
     super(detail);
     this.name = 'ApiError';
     this.code = code;
     this.status = ERROR_CODES[code].status;
     this.headers = headers;
+    this.param = param;
   }
 
   toBody(): { detail: string; code: ErrorCode } {

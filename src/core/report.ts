@@ -1,3 +1,4 @@
+import type { tags } from 'typia';
 import type { Services } from './services.js';
 import { dedupPrepared, type DedupOutcome } from './dedup.js';
 import { classifierStatus, classifyItems } from './classify.js';
@@ -31,25 +32,51 @@ export const MAX_TOP_CLUSTERS = 10;
 
 export type NonFoodCategory = 'pharmacy' | 'grocery' | 'merchandise';
 
+type Count = number & tags.Type<'uint32'>;
+
 export interface NoiseExample {
+  /** As submitted. */
   original: string;
+  /** After cleaning removed prices, sizes, promo labels, emoji or decoration. */
   cleaned: string;
 }
 
 export interface TopCluster {
+  /** The shortest member. */
   canonical: string;
-  size: number;
+  size: Count;
   members: string[];
 }
 
+/** Cuisine label (or "uncertain") → food items with it. */
+export interface CuisineDistribution {
+  [cuisine: string]: number;
+}
+
 export interface MenuReport {
+  /** As given, or empty. */
   restaurant_name: string;
-  total_items: number;
-  noise_analysis: { items_with_noise: number; noise_percentage: number; examples: NoiseExample[] };
-  dedup_summary: { total_clusters: number; total_duplicate_items: number; top_clusters: TopCluster[] };
-  cuisine_breakdown: { distribution: Record<string, number> } | null;
+  /** Items analysed. */
+  total_items: Count;
+  noise_analysis: {
+    /** Items whose text cleaning changed. */
+    items_with_noise: Count;
+    noise_percentage: number;
+    /** Up to 5, in submission order. */
+    examples: NoiseExample[];
+  };
+  dedup_summary: {
+    total_clusters: Count;
+    /** Excess duplicates over all clusters. */
+    total_duplicate_items: Count;
+    /** Up to 10, largest first. */
+    top_clusters: TopCluster[];
+  };
+  /** Null when the classifier is not loaded. */
+  cuisine_breakdown: { distribution: CuisineDistribution } | null;
   non_food_items: { item: string; category: NonFoodCategory }[];
-  quality_score: number;
+  /** 0-100, higher is better: lowered by duplicates, noise, non-food items and low cuisine diversity. */
+  quality_score: number & tags.Type<'uint32'> & tags.Maximum<100>;
   processing_time_ms: number;
 }
 

@@ -11,6 +11,7 @@ import type { PairScorer } from './match.js';
 import { buildConceptCentroids, type ConceptCentroids } from './search.js';
 import { loadKnowledge, type Knowledge } from './knowledge/index.js';
 import { parseMenuText, type MenuText } from './menu-text.js';
+import { ServiceMetrics } from './metrics.js';
 
 export type ServiceState = 'loading' | 'ready' | 'failed';
 
@@ -39,6 +40,8 @@ export class Services {
   state: ServiceState = 'loading';
   loadError: string | null = null;
   loadTimeSeconds = 0;
+  /** When the models finished loading (Unix seconds). */
+  readySince = 0;
   encoder: MenuEncoder | null = null;
   /** Cross-encoders by role; null when the build has none (the knowledge-base precision stage answers). */
   matchReranker: CrossEncoderScorer | null = null;
@@ -51,8 +54,19 @@ export class Services {
    * whole-word vocabulary is the English it knows; null until then. */
   querySpeller: QuerySpeller | null = null;
   readonly ready: Promise<void>;
+  /** Prometheus metrics of this service (inference runs, cache, load time) and of the HTTP layer in front of it. */
+  readonly metrics = new ServiceMetrics();
 
   constructor(readonly config: Config, knowledge: Knowledge = loadKnowledge()) {
+    this.metrics.watch({
+      queues: () => [
+        ...(this.encoder ? [{ role: 'encoder', items: this.encoder.batcher.queuedItems }] : []),
+        ...(this.matchReranker ? [{ role: 'match_reranker', items: this.matchReranker.batcher.queuedItems }] : []),
+        ...(this.searchReranker && this.searchReranker !== this.matchReranker ? [{ role: 'search_reranker', items: this.searchReranker.batcher.queuedItems }] : []),
+      ],
+      cache: () => this.encoder?.cacheStats ?? null,
+      loadTimeSeconds: () => (this.state === 'ready' ? this.loadTimeSeconds : null),
+    });
     this.knowledge = knowledge;
     knowledge.prepare(); // validated and fully indexed before the first request
     this.cleaner = knowledge.cleaner;
@@ -72,6 +86,7 @@ export class Services {
         maxBatchTokens: this.config.batchMaxTokens,
         maxBatchItems: this.config.batchMaxItems,
         maxQueueItems: this.config.queueMaxItems,
+        observer: this.metrics.batchObserver('encoder'),
       });
       this.querySpeller = new QuerySpeller(loadQueryVocabulary(this.knowledge, vocabularyWords(model.dir)));
       const served = servedModelIds();
@@ -85,17 +100,18 @@ export class Services {
         maxQueueItems: this.config.queueMaxItems,
       };
       if (served.reranker && this.config.rerankers) {
-        this.matchReranker = await CrossEncoderScorer.load(resolveBuiltModel(served.reranker, 'reranker'), encoderOpts);
+        this.matchReranker = await CrossEncoderScorer.load(resolveBuiltModel(served.reranker, 'reranker'), { ...encoderOpts, observer: this.metrics.batchObserver('match_reranker') });
         this.searchReranker =
           served.search_reranker === served.reranker
             ? this.matchReranker
             : served.search_reranker
-              ? await CrossEncoderScorer.load(resolveBuiltModel(served.search_reranker, 'search_reranker'), encoderOpts)
+              ? await CrossEncoderScorer.load(resolveBuiltModel(served.search_reranker, 'search_reranker'), { ...encoderOpts, observer: this.metrics.batchObserver('search_reranker') })
               : null;
       }
       // Concept centroids double as the warm-up run, so the first customer request pays for neither.
       this.conceptCentroids = await buildConceptCentroids(this.knowledge, this.encoder);
       this.loadTimeSeconds = (performance.now() - t0) / 1000;
+      this.readySince = Math.floor(Date.now() / 1000);
       this.state = 'ready';
     } catch (err) {
       this.state = 'failed';
@@ -116,6 +132,15 @@ export class Services {
   requireQuerySpeller(): QuerySpeller {
     if (!this.querySpeller) throw new Error('encoder not loaded');
     return this.querySpeller;
+  }
+
+  /**
+   * Tokens the encoder reads for each text once cleaned, [CLS] and [SEP] included, after truncation to
+   * MENU_MAX_TOKENS: what /v1/embeddings reports as usage.
+   */
+  countTokens(cleanedTexts: readonly string[]): number[] {
+    const tokenizer = this.requireEncoder().tokenizer;
+    return cleanedTexts.map((t) => tokenizer.encode(t).ids.length);
   }
 
   /** Read each text (parseMenuText: cleaned once), then embed the cleaned texts. Items that clean to the same text

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import uWS from '@trufflesuite/uws-js-unofficial';
+import { pino, type Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { AccessGate, CallAdmission, CallerPrincipal } from '../core/access-gate.js';
-import { ApiError, ERROR_CODES, isApiError } from '../core/errors.js';
+import { ApiError, ERROR_CODES, isApiError, type ErrorCode } from '../core/errors.js';
 import type { Services } from '../core/services.js';
-import type { Route } from '../routes/route.js';
+import { RawResponse, type Route } from '../routes/route.js';
+import { statusOf } from '../routes/openapi.js';
 import { ENDPOINTS, type MeteredBody } from '../core/accounts/plans.js';
+import { checkKeyFormat, displayPrefix } from '../core/accounts/keys.js';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
@@ -23,13 +26,88 @@ interface Reply {
   status: number;
   body: unknown;
   headers: Record<string, string>;
+  /** Set for error replies: the code from src/core/errors.ts (metrics count 429/402 by it). */
+  code?: ErrorCode;
 }
 
-function errorReply(err: unknown): Reply {
-  if (isApiError(err)) return { status: err.status, body: err.toBody(), headers: { ...err.headers } };
-  console.error('[http] unexpected error:', err);
-  const e = new ApiError('internal_error', 'internal error; the request id identifies it in the server log');
-  return { status: e.status, body: e.toBody(), headers: {} };
+type ErrorStyle = Route['errorStyle'];
+
+/** OpenAI's error `type` for a status, so OpenAI clients raise the error class they would for OpenAI itself. */
+function openAIErrorType(status: number): string {
+  if (status === 401) return 'authentication_error';
+  if (status === 402) return 'insufficient_quota';
+  if (status === 403) return 'permission_error';
+  if (status === 429) return 'rate_limit_error';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request_error';
+}
+
+function errorReply(err: unknown, style: ErrorStyle, log: Logger, requestId: string): Reply {
+  let e: ApiError;
+  if (isApiError(err)) {
+    e = err;
+  } else {
+    log.error({ request_id: requestId, err }, 'unexpected error');
+    e = new ApiError('internal_error', 'internal error; the request id identifies it in the server log');
+  }
+  if (style === 'openai') {
+    const status = statusOf(e.code, style);
+    return { status, body: { error: { message: e.message, type: openAIErrorType(status), param: e.param, code: e.code } }, headers: { ...e.headers }, code: e.code };
+  }
+  return { status: e.status, body: e.toBody(), headers: { ...e.headers }, code: e.code };
+}
+
+/** A path with `{name}` parameters as a matcher; exact paths match only themselves. */
+interface RoutePattern {
+  readonly path: string;
+  readonly regex: RegExp;
+  readonly names: string[];
+  readonly routes: Route<any, any>[];
+}
+
+function compilePatterns(routes: readonly Route<any, any>[]): { exact: Map<string, RoutePattern>; templated: RoutePattern[] } {
+  const byPath = new Map<string, RoutePattern>();
+  for (const r of routes) {
+    let pattern = byPath.get(r.path);
+    if (!pattern) {
+      const names: string[] = [];
+      const source = r.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => (names.push(name), '([^/]+)'));
+      pattern = { path: r.path, regex: new RegExp(`^${source}$`), names, routes: [] };
+      byPath.set(r.path, pattern);
+    }
+    pattern.routes.push(r);
+  }
+  const exact = new Map<string, RoutePattern>();
+  const templated: RoutePattern[] = [];
+  for (const p of byPath.values()) {
+    if (p.names.length) templated.push(p);
+    else exact.set(p.path, p);
+  }
+  return { exact, templated };
+}
+
+function findPattern(table: ReturnType<typeof compilePatterns>, url: string): { pattern: RoutePattern; params: Record<string, string> } | null {
+  const exact = table.exact.get(url);
+  if (exact) return { pattern: exact, params: {} };
+  for (const pattern of table.templated) {
+    const m = pattern.regex.exec(url);
+    if (!m) continue;
+    const params: Record<string, string> = {};
+    try {
+      pattern.names.forEach((name, i) => (params[name] = decodeURIComponent(m[i + 1]!)));
+    } catch {
+      continue; // a malformed %-escape matches nothing
+    }
+    return { pattern, params };
+  }
+  return null;
+}
+
+/** What a request log line may say about the key: its display prefix for well-formed keys, never the key itself. */
+function loggableKeyPrefix(principal: CallerPrincipal | null, rawKey: string | undefined): string | null {
+  if (principal?.keyPrefix) return principal.keyPrefix;
+  if (rawKey && checkKeyFormat(rawKey)) return displayPrefix(rawKey);
+  return null;
 }
 
 /**
@@ -42,10 +120,13 @@ export async function startHttpServer(opts: {
   services: Services;
   gate: AccessGate;
   routes: readonly Route<any, any>[];
+  /** Where request lines and unexpected errors go (default: JSON lines on stdout). */
+  logger?: Logger;
 }): Promise<HttpServer> {
   const { config, services, gate, routes } = opts;
-  const byPath = new Map<string, Route<any, any>[]>();
-  for (const r of routes) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
+  const log = opts.logger ?? pino({ base: null, timestamp: pino.stdTimeFunctions.isoTime });
+  const table = compilePatterns(routes);
+  const metrics = services.metrics;
 
   let inFlight = 0;
   let draining = false;
@@ -55,13 +136,21 @@ export async function startHttpServer(opts: {
     const started = performance.now();
     const method = req.getMethod().toLowerCase();
     const url = req.getUrl().replace(/\/+$/, '') || '/';
-    const apiKey = req.getHeader('x-api-key') || undefined;
+    const found = findPattern(table, url);
+    const candidates = found?.pattern.routes;
+    const route = candidates?.find((r) => r.method === method);
+    const bearer = /^Bearer\s+(\S+)$/i.exec(req.getHeader('authorization'))?.[1];
+    const apiKey = req.getHeader('x-api-key') || (route?.acceptsBearer ? bearer : undefined) || undefined;
+    // Errors of an OpenAI-compatible path come in OpenAI's shape even when the path or method does not exist.
+    const errorStyle: ErrorStyle = route ? route.errorStyle : url.startsWith('/v1/') ? 'openai' : undefined;
     const incomingId = req.getHeader('x-request-id');
     const requestId = /^[\w.-]{1,64}$/.test(incomingId) ? incomingId : randomUUID();
     const contentLength = Number(req.getHeader('content-length') || 0);
 
     let aborted = false;
     let admission: CallAdmission | null = null;
+    let principal: CallerPrincipal | null = null;
+    let units: number | null = null;
     let finished = false;
     const finish = (): void => {
       if (finished) return;
@@ -80,13 +169,31 @@ export async function startHttpServer(opts: {
     // Writes with backpressure (tryEnd + onWritable): a large response is fully flushed before the request counts as
     // finished, so a draining shutdown never cuts a response it already promised.
     const send = (reply: Reply): void => {
+      const seconds = (performance.now() - started) / 1000;
+      const routeLabel = route?.path ?? found?.pattern.path ?? 'unmatched';
+      metrics.recordRequest(routeLabel, method.toUpperCase(), reply.status, seconds, reply.code);
+      if (config.logRequests) {
+        log.info({
+          request_id: requestId,
+          method: method.toUpperCase(),
+          route: routeLabel,
+          status: reply.status,
+          latency_ms: Math.round(seconds * 1e4) / 10,
+          items: units,
+          key_prefix: loggableKeyPrefix(principal, apiKey),
+          ...(reply.code ? { code: reply.code } : {}),
+          ...(aborted ? { aborted: true } : {}),
+        }, 'request');
+      }
       if (aborted) return finish();
-      const payload = Buffer.from(JSON.stringify(reply.body));
+      const raw = reply.body instanceof RawResponse ? reply.body : null;
+      const payload = raw ? (typeof raw.body === 'string' ? Buffer.from(raw.body) : raw.body) : Buffer.from(JSON.stringify(reply.body));
       const total = payload.length;
       res.cork(() => {
         res.writeStatus(`${reply.status} ${STATUS_TEXT[reply.status] ?? ''}`);
-        res.writeHeader('Content-Type', 'application/json');
+        res.writeHeader('Content-Type', raw ? raw.contentType : 'application/json');
         res.writeHeader('X-Request-Id', requestId);
+        if (raw) for (const [k, v] of Object.entries(raw.headers)) res.writeHeader(k, v);
         for (const [k, v] of Object.entries(reply.headers)) res.writeHeader(k, v);
         const startOffset = res.getWriteOffset();
         const [, done] = res.tryEnd(payload, total);
@@ -97,22 +204,18 @@ export async function startHttpServer(opts: {
           return ok;
         });
       });
-      if (config.logRequests) {
-        console.log(`${method.toUpperCase()} ${url} ${reply.status} ${(performance.now() - started).toFixed(1)}ms id=${requestId}`);
-      }
     };
+    const fail = (err: unknown): Reply => errorReply(err, errorStyle, log, requestId);
 
-    const candidates = byPath.get(url);
-    const route = candidates?.find((r) => r.method === method);
     if (!route) {
       const err = candidates
         ? new ApiError('method_not_allowed', `${url} accepts ${candidates.map((r) => r.method.toUpperCase()).join(', ')}`, { Allow: candidates.map((r) => r.method.toUpperCase()).join(', ') })
         : new ApiError('not_found', `no endpoint ${method.toUpperCase()} ${url}`);
-      send(errorReply(err));
+      send(fail(err));
       return;
     }
     if (draining) {
-      send(errorReply(new ApiError('shutting_down', 'the server is shutting down; retry on another replica', { 'Retry-After': '1' })));
+      send(fail(new ApiError('shutting_down', 'the server is shutting down; retry on another replica', { 'Retry-After': '1' })));
       return;
     }
 
@@ -139,7 +242,6 @@ export async function startHttpServer(opts: {
     body.catch(() => {}); // handled below; avoid an unhandled rejection while authentication is pending
 
     void (async (): Promise<Reply> => {
-      let principal: CallerPrincipal | null = null;
       if (route.authenticated) {
         principal = await gate.authenticate(apiKey);
         gate.authorize(principal, route.endpoint);
@@ -160,7 +262,8 @@ export async function startHttpServer(opts: {
           throw new ApiError('malformed_json', 'request body must be a JSON object');
         }
       }
-      const request = route.parse(parsed);
+      const request = route.parse(parsed, found!.params);
+      if (route.method === 'post') units = ENDPOINTS[route.endpoint].countUnits(request as MeteredBody);
       if (route.needsModels && services.state !== 'ready') {
         if (route.endpoint === 'health' && services.state === 'loading') return { status: 503, body: { status: 'loading' }, headers: { 'Retry-After': '2' } };
         throw new ApiError('model_loading', services.state === 'failed' ? `models failed to load: ${services.loadError}` : 'models are loading; retry in a few seconds', { 'Retry-After': '2' });
@@ -168,13 +271,14 @@ export async function startHttpServer(opts: {
       let headers: Record<string, string> = {};
       if (route.authenticated && principal) {
         // Units come from the one metering table (src/core/accounts/plans.ts), not from the route.
-        admission = await gate.admit(principal, route.endpoint, ENDPOINTS[route.endpoint].countUnits(request as MeteredBody));
+        admission = await gate.admit(principal, route.endpoint, units ?? 0);
         headers = { ...admission.headers };
       }
+      const caller = principal;
       const result = await route.handle(request, {
         services,
-        isOperator: principal?.isOperator ?? false,
-        balance: () => gate.balance(principal!),
+        isOperator: caller?.isOperator ?? false,
+        balance: () => gate.balance(caller!),
       });
       if (aborted) {
         await admission?.release();
@@ -185,7 +289,7 @@ export async function startHttpServer(opts: {
     })()
       .catch(async (err) => {
         await admission?.release();
-        return errorReply(err);
+        return fail(err);
       })
       .then(send);
   });

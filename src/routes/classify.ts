@@ -1,22 +1,25 @@
-import typia from 'typia';
+import typia, { tags } from 'typia';
 import { classifyItems } from '../core/classify.js';
-import { checkCount, checkTexts, typed, type Route } from './route.js';
+import { typed, type MenuText, type Route } from './route.js';
 
 export interface ClassifyRequest {
-  items: string[];
+  /** Menu item texts, in the order their labels come back. */
+  items: MenuText[] & tags.MinItems<1> & tags.MaxItems<512>;
 }
 
 export interface ClassificationResult {
+  /** As submitted. */
   text: string;
+  /** One of the 19 cuisine labels (North Indian, South Indian, Chinese, Italian, ..., Beverages, Desserts), or "uncertain". */
   cuisine: string;
+  /** Calibrated confidence, 0-1 (0 for a name nothing is known about). */
   confidence: number;
 }
 
 export interface ClassifyResponse {
+  /** One result per item, in submission order. */
   results: ClassificationResult[];
 }
-
-export const MAX_CLASSIFY_ITEMS = 512;
 
 /** POST /classify: one cuisine label (or "uncertain") per item, in submission order. */
 export const classifyRoute: Route<ClassifyRequest, ClassifyResponse> = {
@@ -27,8 +30,6 @@ export const classifyRoute: Route<ClassifyRequest, ClassifyResponse> = {
   needsModels: true,
   parse(body) {
     const req = typed(typia.validate<ClassifyRequest>(body));
-    checkCount('items', req.items.length, 1, MAX_CLASSIFY_ITEMS);
-    checkTexts('items', req.items);
     return { items: req.items };
   },
   async handle(req, ctx) {

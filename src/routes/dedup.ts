@@ -1,30 +1,45 @@
-import typia from 'typia';
+import typia, { tags } from 'typia';
 import { dedupPrepared, type DedupOutcome } from '../core/dedup.js';
-import { parseCosineThreshold } from './match.js';
-import { checkCount, checkTexts, typed, type Route } from './route.js';
+import { parseCosineThreshold, type CosineThreshold } from './match.js';
+import { typed, type MenuText, type Route } from './route.js';
 
 export interface DedupRequest {
-  items: string[];
-  cosine_threshold?: number | null;
+  /** A whole menu (split larger ones into batches). */
+  items: MenuText[] & tags.MinItems<1> & tags.MaxItems<2000>;
+  /** Cosine at which two items become candidate duplicates; lower groups more aggressively. */
+  cosine_threshold?: CosineThreshold | null;
+}
+
+export interface PairwiseScore {
+  text_a: string;
+  text_b: string;
+  /** Cosine similarity of the two cleaned texts. */
+  score: number;
 }
 
 export interface DuplicateCluster {
-  cluster_id: number;
+  /** 1-based, unique within the response. */
+  cluster_id: number & tags.Type<'uint32'>;
+  /** The shortest member (ties: the first submitted). */
   canonical: string;
+  /** Every item of the group, original text. */
   members: string[];
-  pairwise_scores: { text_a: string; text_b: string; score: number }[];
+  /** Cosines of member pairs, the canonical's first; at most 100 per cluster. */
+  pairwise_scores: PairwiseScore[];
+  /** pairwise_scores was capped; membership is always complete. */
   pairwise_truncated: boolean;
 }
 
 export interface DedupResponse {
   clusters: DuplicateCluster[];
+  /** Items with no duplicate. */
   singletons: string[];
-  total_items: number;
-  duplicate_items: number;
+  /** Items submitted. */
+  total_items: number & tags.Type<'uint32'>;
+  /** Excess duplicates: items in clusters minus the number of clusters. */
+  duplicate_items: number & tags.Type<'uint32'>;
   processing_time_ms: number;
 }
-
-export const MAX_DEDUP_ITEMS = 2000;
 
 /** The spec's cluster objects from a dedup outcome: original texts, 1-based ids in the outcome's order. */
 export function toDuplicateClusters(items: readonly string[], outcome: DedupOutcome): DuplicateCluster[] {
@@ -45,8 +60,6 @@ export const dedupRoute: Route<{ items: string[]; threshold: number }, DedupResp
   needsModels: true,
   parse(body) {
     const req = typed(typia.validate<DedupRequest>(body));
-    checkCount('items', req.items.length, 1, MAX_DEDUP_ITEMS);
-    checkTexts('items', req.items);
     return { items: req.items, threshold: parseCosineThreshold(req.cosine_threshold) };
   },
   async handle(req, ctx) {

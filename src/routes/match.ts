@@ -1,35 +1,57 @@
-import typia from 'typia';
+import typia, { tags } from 'typia';
 import { ApiError } from '../core/errors.js';
 import { judgePairs } from '../core/match.js';
 import { parseMenuText } from '../core/menu-text.js';
-import { checkCount, checkText, typed, type Route } from './route.js';
+import { typed, type MenuText, type Route } from './route.js';
 import { dot } from '../core/inference/encoder.js';
 
+/** A cosine threshold, 0-1 (outside is 400 invalid_parameter); lower matches or groups more aggressively. */
+export type CosineThreshold = number & tags.JsonSchemaPlugin<{ minimum: 0; maximum: 1 }> & tags.Default<0.85>;
+
+export interface TextPair {
+  text_a: MenuText;
+  text_b: MenuText;
+}
+
 export interface MatchRequest {
-  pairs: { text_a: string; text_b: string }[];
-  cosine_threshold?: number | null;
+  /** The pairs to judge, in the order their results come back. */
+  pairs: TextPair[] & tags.MinItems<1> & tags.MaxItems<100>;
+  /** Above this cosine the precision stage can only veto a match; below it only strong evidence confirms one. */
+  cosine_threshold?: CosineThreshold | null;
 }
 
 export interface MatchResult {
+  /** As submitted. */
   text_a: string;
+  /** As submitted. */
   text_b: string;
+  /** Cosine similarity of the two cleaned texts, 0-1. */
   cosine: number;
+  /** Same-dish probability from the precision stage, 0-1; null when the pair did not pass the cosine gate. */
   reranker_score: number | null;
+  /** The two texts name the same dish. */
   match: boolean;
+  /** One side is veg and the other non-veg (egg counts as non-veg), or they are twins that differ by diet. */
   dietary_conflict: boolean;
+  /** Both main proteins are known and differ. */
   protein_conflict: boolean;
+}
+
+export interface MatchResponse {
+  /** One result per pair, in submission order. */
+  results: MatchResult[];
 }
 
 /** A threshold is a cosine: a number in [0, 1]; outside is 400 invalid_parameter (a wrong type is 422). */
 export function parseCosineThreshold(value: number | null | undefined): number {
   if (value === undefined || value === null) return 0.85;
   if (!Number.isFinite(value) || value < 0 || value > 1) {
-    throw new ApiError('invalid_parameter', `cosine_threshold must be between 0 and 1, got ${value}`);
+    throw new ApiError('invalid_parameter', `cosine_threshold must be between 0 and 1, got ${value}`, {}, 'cosine_threshold');
   }
   return value;
 }
 
-export const matchRoute: Route<{ pairs: MatchRequest['pairs']; threshold: number }, { results: MatchResult[] }> = {
+export const matchRoute: Route<{ pairs: TextPair[]; threshold: number }, MatchResponse> = {
   endpoint: 'match',
   method: 'post',
   path: '/match',
@@ -37,11 +59,6 @@ export const matchRoute: Route<{ pairs: MatchRequest['pairs']; threshold: number
   needsModels: true,
   parse(body) {
     const req = typed(typia.validate<MatchRequest>(body));
-    checkCount('pairs', req.pairs.length, 1, 100);
-    req.pairs.forEach((p, i) => {
-      checkText(`pairs[${i}].text_a`, p.text_a);
-      checkText(`pairs[${i}].text_b`, p.text_b);
-    });
     return { pairs: req.pairs, threshold: parseCosineThreshold(req.cosine_threshold) };
   },
   async handle(req, ctx) {

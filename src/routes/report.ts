@@ -1,13 +1,13 @@
-import typia from 'typia';
+import typia, { tags } from 'typia';
 import { buildMenuReport, type MenuReport } from '../core/report.js';
-import { checkCount, checkText, checkTexts, typed, type Route } from './route.js';
+import { typed, type MenuText, type Route } from './route.js';
 
 export interface ReportRequest {
-  items: string[];
-  restaurant_name?: string | null;
+  /** A whole menu (split larger ones into batches). */
+  items: MenuText[] & tags.MinItems<1> & tags.MaxItems<2000>;
+  /** Shown back in the report; default empty. */
+  restaurant_name?: MenuText | null;
 }
-
-export const MAX_REPORT_ITEMS = 2000;
 
 export const reportRoute: Route<{ items: string[]; restaurantName: string }, MenuReport> = {
   endpoint: 'report',
@@ -17,10 +17,7 @@ export const reportRoute: Route<{ items: string[]; restaurantName: string }, Men
   needsModels: true,
   parse(body) {
     const req = typed(typia.validate<ReportRequest>(body));
-    checkCount('items', req.items.length, 1, MAX_REPORT_ITEMS);
-    checkTexts('items', req.items);
     const restaurantName = req.restaurant_name ?? '';
-    checkText('restaurant_name', restaurantName);
     return { items: req.items, restaurantName };
   },
   async handle(req, ctx) {

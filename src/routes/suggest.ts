@@ -1,18 +1,21 @@
-import typia from 'typia';
+import typia, { tags } from 'typia';
 import { ApiError } from '../core/errors.js';
 import { suggestForCart, type CartSuggestions } from '../core/suggest.js';
-import { checkCount, checkTexts, typed, type Route } from './route.js';
+import { typed, type MenuText, type Route } from './route.js';
 
 export interface SuggestRequest {
-  cart: string[];
-  menu: string[];
-  top_k?: number | null;
+  /** What the customer has chosen. */
+  cart: MenuText[] & tags.MinItems<1> & tags.MaxItems<50>;
+  /** The restaurant's menu to suggest from. */
+  menu: MenuText[] & tags.MinItems<1> & tags.MaxItems<500>;
+  /** Most suggestions (1-20, default 5; outside is 400 invalid_parameter). */
+  top_k?: (number & tags.JsonSchemaPlugin<{ minimum: 1; maximum: 20 }> & tags.Default<5>) | null;
 }
 
-export type SuggestResponse = CartSuggestions & { processing_time_ms: number };
+export interface SuggestResponse extends CartSuggestions {
+  processing_time_ms: number;
+}
 
-export const MAX_CART_ITEMS = 50;
-export const MAX_MENU_ITEMS = 500;
 export const DEFAULT_SUGGEST_TOP_K = 5;
 export const MAX_SUGGEST_TOP_K = 20;
 
@@ -20,7 +23,7 @@ export const MAX_SUGGEST_TOP_K = 20;
 export function parseSuggestTopK(value: number | null | undefined): number {
   if (value === undefined || value === null) return DEFAULT_SUGGEST_TOP_K;
   if (!Number.isInteger(value) || value < 1 || value > MAX_SUGGEST_TOP_K) {
-    throw new ApiError('invalid_parameter', `top_k must be a whole number from 1 to ${MAX_SUGGEST_TOP_K}, got ${value}`);
+    throw new ApiError('invalid_parameter', `top_k must be a whole number from 1 to ${MAX_SUGGEST_TOP_K}, got ${value}`, {}, 'top_k');
   }
   return value;
 }
@@ -34,10 +37,6 @@ export const suggestRoute: Route<{ cart: string[]; menu: string[]; topK: number 
   needsModels: true,
   parse(body) {
     const req = typed(typia.validate<SuggestRequest>(body));
-    checkCount('cart', req.cart.length, 1, MAX_CART_ITEMS);
-    checkCount('menu', req.menu.length, 1, MAX_MENU_ITEMS);
-    checkTexts('cart', req.cart);
-    checkTexts('menu', req.menu);
     return { cart: req.cart, menu: req.menu, topK: parseSuggestTopK(req.top_k) };
   },
   async handle(req, ctx) {

@@ -7,6 +7,7 @@ import { startHttpServer, type HttpServer } from '../../src/http/server.js';
 import { ROUTES } from '../../src/routes/index.js';
 import { REPO_ROOT } from '../../src/core/paths.js';
 import { loadKnowledge, type Knowledge } from '../../src/core/knowledge/index.js';
+import { conformance } from './openapi-conformance.js';
 
 export const OPERATOR_KEY = 'test-operator-key-0123456789';
 
@@ -42,6 +43,14 @@ export interface JsonResponse<T = any> {
   body: T;
 }
 
+/** Responses that did not match /openapi.json, across every call of this test process (tests may assert none). */
+export const nonConforming: string[] = [];
+
+/**
+ * One request to a real server. Every response is checked against the OpenAPI document (status documented for the
+ * operation, body valid against its schema, required headers present): a response that does not conform throws, so
+ * every HTTP test is also a schema-conformance test.
+ */
 export async function call<T = any>(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<JsonResponse<T>> {
   const res = await fetch(base + path, {
     method,
@@ -54,6 +63,11 @@ export async function call<T = any>(base: string, method: string, path: string, 
     parsed = JSON.parse(text);
   } catch {
     /* keep text: the test will fail on the JSON assertion */
+  }
+  const problems = conformance().check(method, path, res.status, res.headers, parsed);
+  if (problems.length) {
+    nonConforming.push(...problems);
+    throw new Error(`response does not conform to /openapi.json:\n${problems.join('\n')}`);
   }
   return { status: res.status, headers: res.headers, body: parsed as T };
 }

@@ -6,7 +6,8 @@
  *   1. `authenticate(X-API-Key)`       → 401 `unauthorized` (missing, malformed, wrong checksum, unknown or
  *                                         revoked key). The operator key (MENU_OPERATOR_KEY, compared in
  *                                         constant time) gives an unlimited principal with `isOperator`.
- *   2. `authorize(principal, endpoint)` → 403 `plan_forbidden`, naming the cheapest plan with the endpoint.
+ *   2. `authorize(principal, endpoint)` → 403 `plan_forbidden`, naming the cheapest plan with the endpoint
+ *                                         (403 `operator_only` for operator-only endpoints such as /metrics).
  *   3. (the HTTP layer parses and validates the body: 400 / 422, so a bad request is never charged)
  *   4. `admit(principal, endpoint, units)` → 429 `rate_limited` (more than the plan's requests in this
  *                                         one-second window), 429 `too_many_in_flight` (the key's concurrent
@@ -180,6 +181,7 @@ export class AccessControl {
   authorize(principal: Principal, endpoint: EndpointName): void {
     if (principal.isOperator || planIncludes(principal.plan, endpoint)) return;
     const spec = ENDPOINTS[endpoint];
+    if (spec.operatorOnly) throw new ApiError('operator_only', `${spec.path} is for the operator key only`);
     throw new ApiError(
       'plan_forbidden',
       `${spec.path} needs the ${PLANS[spec.minPlan].title} plan; this key is on ${PLANS[principal.plan].title}`,

@@ -47,8 +47,13 @@ export type EndpointName =
   | 'classify'
   | 'report'
   | 'suggest'
+  | 'openai_embeddings'
+  | 'openai_models'
   | 'health'
-  | 'balance';
+  | 'balance'
+  | 'metrics'
+  | 'openapi'
+  | 'docs';
 
 /**
  * The request fields a unit count can depend on. Bodies reach `countUnits` after validation, so the
@@ -62,12 +67,17 @@ export interface MeteredBody {
   readonly menu?: readonly unknown[];
 }
 
+/** One embedded text costs the same whichever embeddings endpoint it comes through (0.05 credits). */
+const EMBEDDED_TEXT_MILLI_CREDITS = 50;
+
 export interface EndpointSpec {
   readonly name: EndpointName;
   readonly method: 'GET' | 'POST';
   readonly path: string;
   /** The cheapest plan that includes the endpoint. */
   readonly minPlan: PlanName;
+  /** Only the operator key may call it (operations endpoints such as /metrics); any other key gets 403. */
+  readonly operatorOnly?: boolean;
   /**
    * Free endpoints (health, balance) are not rate-limited, not counted against the monthly quota and
    * not charged credits: they never touch the meters, so a customer can always read the balance.
@@ -91,15 +101,18 @@ const noUnits = (): number => 0;
  *   price, so a customer can predict it from the request alone.
  * - /suggest: one unit per cart item plus one per menu item. Both lists are cleaned, embedded and
  *   classified; charging the menu alone would make large carts free.
+ * - /v1/embeddings (OpenAI-compatible): the same texts-to-vectors work as /embed, so the same plans and
+ *   the same price per text; its route hands the metering its `input` as `items`.
+ * - Operations and documentation endpoints (/v1/models, /metrics, /openapi.json, /docs) are free.
  */
 export const ENDPOINTS: Readonly<Record<EndpointName, EndpointSpec>> = {
   embed: {
     name: 'embed', method: 'POST', path: '/embed', minPlan: 'starter', metered: true,
-    milliCreditsPerUnit: 50, unit: 'item', countUnits: (b) => countOf(b.items),
+    milliCreditsPerUnit: EMBEDDED_TEXT_MILLI_CREDITS, unit: 'item', countUnits: (b) => countOf(b.items),
   },
   embed_batch: {
     name: 'embed_batch', method: 'POST', path: '/embed/batch', minPlan: 'starter', metered: true,
-    milliCreditsPerUnit: 50, unit: 'item', countUnits: (b) => countOf(b.items),
+    milliCreditsPerUnit: EMBEDDED_TEXT_MILLI_CREDITS, unit: 'item', countUnits: (b) => countOf(b.items),
   },
   search: {
     name: 'search', method: 'POST', path: '/search', minPlan: 'starter', metered: true,
@@ -125,12 +138,32 @@ export const ENDPOINTS: Readonly<Record<EndpointName, EndpointSpec>> = {
     name: 'dedup', method: 'POST', path: '/dedup', minPlan: 'scale', metered: true,
     milliCreditsPerUnit: 1000, unit: 'item', countUnits: (b) => countOf(b.items),
   },
+  openai_embeddings: {
+    name: 'openai_embeddings', method: 'POST', path: '/v1/embeddings', minPlan: 'starter', metered: true,
+    milliCreditsPerUnit: EMBEDDED_TEXT_MILLI_CREDITS, unit: 'input text', countUnits: (b) => countOf(b.items),
+  },
+  openai_models: {
+    name: 'openai_models', method: 'GET', path: '/v1/models', minPlan: 'starter', metered: false,
+    milliCreditsPerUnit: 0, unit: 'request', countUnits: noUnits,
+  },
   health: {
     name: 'health', method: 'GET', path: '/health', minPlan: 'starter', metered: false,
     milliCreditsPerUnit: 0, unit: 'request', countUnits: noUnits,
   },
   balance: {
     name: 'balance', method: 'GET', path: '/balance', minPlan: 'starter', metered: false,
+    milliCreditsPerUnit: 0, unit: 'request', countUnits: noUnits,
+  },
+  metrics: {
+    name: 'metrics', method: 'GET', path: '/metrics', minPlan: 'starter', operatorOnly: true, metered: false,
+    milliCreditsPerUnit: 0, unit: 'request', countUnits: noUnits,
+  },
+  openapi: {
+    name: 'openapi', method: 'GET', path: '/openapi.json', minPlan: 'starter', metered: false,
+    milliCreditsPerUnit: 0, unit: 'request', countUnits: noUnits,
+  },
+  docs: {
+    name: 'docs', method: 'GET', path: '/docs', minPlan: 'starter', metered: false,
     milliCreditsPerUnit: 0, unit: 'request', countUnits: noUnits,
   },
 };
@@ -142,7 +175,12 @@ export function isEndpointName(value: string): value is EndpointName {
 }
 
 export function planIncludes(plan: PlanName, endpoint: EndpointName): boolean {
-  return PLANS[plan].rank >= PLANS[ENDPOINTS[endpoint].minPlan].rank;
+  return !ENDPOINTS[endpoint].operatorOnly && PLANS[plan].rank >= PLANS[ENDPOINTS[endpoint].minPlan].rank;
+}
+
+/** The plans whose keys may call the endpoint (none for operator-only endpoints). */
+export function plansIncluding(endpoint: EndpointName): PlanName[] {
+  return PLAN_NAMES.filter((plan) => planIncludes(plan, endpoint));
 }
 
 /** Milli-credits for `units` of `endpoint`; integer arithmetic only. */

@@ -32,7 +32,12 @@ export interface BatcherOptions {
   readonly maxQueueItems: number;
   /** Per job and round: how many sequences one request may put into a batch before others get their turn. */
   readonly fairShare?: number;
+  /** Told about every inference run (for the /metrics histograms); must not throw. */
+  readonly observer?: BatchObserver;
 }
+
+/** One finished inference run: rows, padded tokens (rows × longest) and real tokens. */
+export type BatchObserver = (run: { rows: number; paddedTokens: number; realTokens: number }) => void;
 
 export interface BatcherStats {
   runs: number;
@@ -66,7 +71,7 @@ export class InferenceBatcher {
 
   submit(seqs: readonly Sequence[]): Promise<Float32Array[]> {
     if (seqs.length === 0) return Promise.resolve([]);
-    if (this.closed) return Promise.reject(new ApiError('shutting_down', 'the server is shutting down'));
+    if (this.closed) return Promise.reject(new ApiError('shutting_down', 'the server is shutting down; retry on another replica', { 'Retry-After': '1' }));
     if (this.queued > 0 && this.queued + seqs.length > this.opts.maxQueueItems) {
       this.stats.rejected++;
       return Promise.reject(
@@ -172,6 +177,7 @@ export class InferenceBatcher {
     this.stats.paddedTokens += rows * seqLen;
     this.stats.realTokens += real;
     this.queued -= rows;
+    this.opts.observer?.({ rows, paddedTokens: rows * seqLen, realTokens: real });
     items.forEach((it, r) => {
       const job = it.job;
       if (job.failed) return;

@@ -13,7 +13,7 @@ import type { PairScorer } from '../match.js';
  */
 export class CrossEncoderScorer implements PairScorer {
   readonly id: string;
-  private readonly batcher: InferenceBatcher;
+  readonly batcher: InferenceBatcher;
   private readonly memo = new Map<string, number>();
 
   private constructor(
