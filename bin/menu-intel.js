@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The packaged CLI: `menu-intel serve`, `menu-intel keys ...`. Runs the compiled build (npm run build / setup).
+// The packaged CLI: `menu-intel serve`, `menu-intel keys ...`, `menu-intel catalog ...`. Runs the compiled build (npm run build / setup).
 import { main } from '../dist/src/main.js';
 
 main(process.argv.slice(2)).then(

@@ -24,6 +24,8 @@ export interface Config {
   readonly batchMaxItems: number;
   /** Admission limit: items waiting for inference beyond which requests get 429 `overloaded`. */
   readonly queueMaxItems: number;
+  /** Admission limit: expected wait for inference beyond which requests get 429 `overloaded` (0: off). */
+  readonly queueMaxWaitMs: number;
   readonly maxSequenceTokens: number;
   /** MENU_NATIVE as parsed at start-up (a bad value fails here, with the other settings); src/native reads the same
    * setting through nativeVectorsEnabled() when it is imported. */
@@ -39,7 +41,7 @@ export const ENV_DOC: Readonly<Record<string, string>> = {
   PORT: 'TCP port (default 8080; 0 picks a free port and prints it).',
   MENU_OPERATOR_KEY: 'The operator key: unlimited, the only key that sees the diagnostic /health view and /metrics (default unset).',
   MENU_DATA_DIR: 'Where the SQLite account store lives (default ./data).',
-  MENU_REDIS_URL: 'redis://host:port to share accounts, quotas and rate windows between replicas (default unset: SQLite).',
+  MENU_REDIS_URL: 'redis://host:port to share accounts, quotas and rate windows between replicas, and the job queue of distributed catalog runs (default unset: SQLite).',
   MENU_MODEL: 'Biencoder id to serve from models/build (default: the manifest\'s serve.biencoder; the base model stays selectable).',
   MENU_EXECUTION_PROVIDER: 'cpu (default) or cuda (GPU hosts; untested here).',
   MENU_THREADS: 'ONNX Runtime intra-op threads (default: the number of cores).',
@@ -48,6 +50,7 @@ export const ENV_DOC: Readonly<Record<string, string>> = {
   MENU_BATCH_MAX_TOKENS: 'Padded tokens per inference run (default 8192).',
   MENU_BATCH_MAX_ITEMS: 'Texts per inference run (default 256).',
   MENU_QUEUE_MAX_ITEMS: 'Texts allowed to wait for inference before 429 overloaded (default 20000).',
+  MENU_QUEUE_MAX_WAIT_MS: 'Expected wait for inference beyond which a request gets 429 overloaded (default 2000; 0 turns it off).',
   MENU_MAX_TOKENS: 'Tokens per text after truncation (default 64; menu names are short).',
   MENU_NATIVE: 'on (default) uses the Rust vector addon, off forces the JS reference.',
   MENU_RERANKERS: 'on (default) loads the built cross-encoders; off keeps the knowledge-base precision stage only.',
@@ -95,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     batchMaxTokens: int(env, 'MENU_BATCH_MAX_TOKENS', 8192, 64, 1 << 20),
     batchMaxItems: int(env, 'MENU_BATCH_MAX_ITEMS', 256, 1, 4096),
     queueMaxItems: int(env, 'MENU_QUEUE_MAX_ITEMS', 20000, 1, 1 << 24),
+    queueMaxWaitMs: int(env, 'MENU_QUEUE_MAX_WAIT_MS', 2000, 0, 600000),
     maxSequenceTokens: int(env, 'MENU_MAX_TOKENS', 64, 8, 512),
     nativeVectors: nativeVectorsEnabled(env),
     rerankers: bool(env, 'MENU_RERANKERS', true),

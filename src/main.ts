@@ -7,7 +7,9 @@ import { ROUTES } from './routes/index.js';
 
 const USAGE = `usage: menu-intel <command>
   serve                      start the HTTP server (HOST, PORT and MENU_* environment variables; see README)
-  keys <subcommand> ...      manage API keys (create, list, revoke, set-plan, add-credits)`;
+  keys <subcommand> ...      manage API keys (create, list, revoke, set-plan, add-credits)
+  catalog <subcommand> ...   whole-catalog dedup, classify, report and embed from CSV/JSONL files; catalog worker
+                             processes share a distributed run (menu-intel catalog help)`;
 
 async function createGate(config: ReturnType<typeof loadConfig>): Promise<AccessGate> {
   return createAccessControl({ dataDir: config.dataDir, redisUrl: config.redisUrl, operatorKey: config.operatorKey });
@@ -53,6 +55,10 @@ export async function main(argv: string[]): Promise<number> {
       out: (l: string) => console.log(l),
       err: (l: string) => console.error(l),
     });
+  }
+  if (command === 'catalog') {
+    const { runCatalogCommand } = await import('./cli/catalog.js');
+    return runCatalogCommand(rest);
   }
   console.error(USAGE);
   return command === undefined || command === 'help' || command === '--help' ? 0 : 2;

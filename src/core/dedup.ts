@@ -6,6 +6,7 @@ import type { MenuText } from './menu-text.js';
 import { judgePairs, SAME_DISH_PROBABILITY, type PairScorer } from './match.js';
 import { allPairsAboveAsync, cosineTopKAsync, unionFind } from '../native/index.js';
 import { dot } from './inference/encoder.js';
+import { ANN_SCORE_SLACK, createAnnIndex, rangeSearch, type AnnEngine, type AnnIndex, type AnnParams } from './ann.js';
 
 export { dishWords };
 export { definingWordDifference } from './defining-words.js';
@@ -48,6 +49,10 @@ export interface DedupOptions {
   /** The cross-encoder when one is loaded (services.matchScorer()); null → knowledge-base precision stage. */
   readonly scorer: PairScorer | null;
   readonly maxPairwiseScores?: number;
+  /** Where candidate pairs come from (default: all-pairs below ANN_CROSSOVER_NODES nodes, the HNSW index above). */
+  readonly candidates?: CandidateSource;
+  /** The pair decision (default: precisionJudge of these options). */
+  readonly judge?: PairJudge;
 }
 
 export interface PairwiseScore {
@@ -79,32 +84,60 @@ export interface DedupOutcome {
 }
 
 /** The key under which items are the same name: nameKey of the cleaned text, or of the original when cleaning left nothing. */
-function nodeKey(text: MenuText): string {
-  return text.key !== '' ? text.key : `\u0000${text.original.trim().toLowerCase()}`;
+export function nodeKey(text: MenuText): string {
+  return nodeKeyOf(text.key, text.original);
 }
 
+/** nodeKey from a cleaned text's name key (MenuText.key) and the original, for callers that hold the two apart. */
+export function nodeKeyOf(cleanedKey: string, original: string): string {
+  return cleanedKey !== '' ? cleanedKey : `\u0000${original.trim().toLowerCase()}`;
+}
 
-/** One node per distinct cleaned name. */
-interface Nodes {
+/**
+ * What clustering works on: one node per distinct name (nodeKey), with the menu text and unit vector of the first
+ * item that had it. Built by dedupPrepared for one menu and by the catalog engine for a whole catalog.
+ */
+export interface NodeSet {
   readonly count: number;
-  /** node → its items (submission order). */
-  readonly items: readonly number[][];
-  /** item → node. */
-  readonly nodeOf: Int32Array;
-  /** The menu text of each node (its first item's). */
+  readonly dim: number;
+  /** The menu text of each node (its first item's); the stages read its cleaned text's reading. */
   readonly text: readonly MenuText[];
-  readonly vector: readonly Float32Array[];
+  /** count × dim, row-major, each row a unit vector. */
+  readonly matrix: Float32Array;
   /** dishWords of each node's text. */
   readonly words: readonly (readonly string[])[];
   /** The knowledge-base dish each node's text exactly names, or null. */
   readonly exactDish: readonly (number | null)[];
 }
 
-function buildNodes(texts: readonly MenuText[], vectors: readonly Float32Array[]): Nodes {
+/** A NodeSet from node texts and their vectors as one matrix. */
+export function nodeSet(text: readonly MenuText[], matrix: Float32Array, dim: number): NodeSet {
+  if (matrix.length !== text.length * dim) throw new Error(`nodeSet: ${text.length} texts, ${matrix.length / dim} vectors`);
+  return { count: text.length, dim, text, matrix, words: text.map((t) => t.dishWords), exactDish: text.map((t) => t.exactDishId) };
+}
+
+function nodeCosine(nodes: NodeSet, i: number, j: number): number {
+  const d = nodes.dim;
+  const m = nodes.matrix;
+  let s = 0;
+  for (let k = 0, x = i * d, y = j * d; k < d; k++) s += m[x + k]! * m[y + k]!;
+  return s;
+}
+
+/** Items grouped into nodes: the nodes plus which items each one holds. */
+interface MenuNodes {
+  readonly nodes: NodeSet;
+  /** node → its items (submission order). */
+  readonly items: readonly number[][];
+  /** item → node. */
+  readonly nodeOf: Int32Array;
+}
+
+function buildNodes(texts: readonly MenuText[], vectors: readonly Float32Array[]): MenuNodes {
   const byKey = new Map<string, number>();
   const items: number[][] = [];
   const text: MenuText[] = [];
-  const vector: Float32Array[] = [];
+  const first: number[] = [];
   const nodeOf = new Int32Array(texts.length);
   for (let i = 0; i < texts.length; i++) {
     const key = nodeKey(texts[i]!);
@@ -114,16 +147,142 @@ function buildNodes(texts: readonly MenuText[], vectors: readonly Float32Array[]
       byKey.set(key, node);
       items.push([]);
       text.push(texts[i]!);
-      vector.push(vectors[i]!);
+      first.push(i);
     }
     items[node]!.push(i);
     nodeOf[i] = node;
   }
-  return { count: items.length, items, nodeOf, text, vector, words: text.map((t) => t.dishWords), exactDish: text.map((t) => t.exactDishId) };
+  const dim = vectors[0]?.length ?? 0;
+  const matrix = new Float32Array(text.length * dim);
+  first.forEach((item, node) => matrix.set(vectors[item]!, node * dim));
+  return { nodes: nodeSet(text, matrix, dim), items, nodeOf };
 }
 
-/** Candidate edges (i < j) as parallel arrays: cosine all-pairs plus knowledge-base synonyms. */
-async function candidateEdges(nodes: Nodes, threshold: number): Promise<{ a: number[]; b: number[]; cosine: number[] }> {
+/** Candidate similarity edges between nodes, as parallel arrays (each pair once, lo < hi). */
+export interface CandidateEdges {
+  readonly a: ArrayLike<number>;
+  readonly b: ArrayLike<number>;
+  readonly cosine: ArrayLike<number>;
+}
+
+/**
+ * Where candidate pairs come from: every pair of nodes whose cosine reaches the threshold, or, when that is more than
+ * MAX_CANDIDATES_PER_ITEM per node on average, each node's MAX_CANDIDATES_PER_ITEM nearest neighbours above it.
+ * Two implementations give the same pairs: exact all-pairs (allPairsCandidates) and an HNSW index (indexCandidates,
+ * over ann.ts), which is faster from ANN_CROSSOVER_NODES names on.
+ */
+export type CandidateSource = (nodes: NodeSet, threshold: number) => Promise<CandidateEdges>;
+
+/** Exact: the native all-pairs kernel (O(n²) dot products). */
+export const allPairsCandidates: CandidateSource = async (nodes, threshold) => {
+  const n = nodes.count;
+  if (n < 2) return { a: [], b: [], cosine: [] };
+  const pairs = await allPairsAboveAsync(nodes.matrix, nodes.dim, threshold);
+  if (pairs.a.length <= n * MAX_CANDIDATES_PER_ITEM) return { a: pairs.a, b: pairs.b, cosine: pairs.score };
+  // A very low threshold: each node's nearest neighbours above it instead of every pair (see the constant).
+  const k = Math.min(n, MAX_CANDIDATES_PER_ITEM + 1);
+  const top = await cosineTopKAsync(nodes.matrix, nodes.matrix, nodes.dim, k);
+  const a: number[] = [];
+  const b: number[] = [];
+  const cosine: number[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let r = 0; r < k; r++) {
+      const j = top.indices[i * k + r]!;
+      const c = top.scores[i * k + r]!;
+      if (j >= 0 && j !== i && c >= threshold) {
+        a.push(i);
+        b.push(j);
+        cosine.push(c);
+      }
+    }
+  }
+  return { a, b, cosine };
+};
+
+/**
+ * From this many distinct names on, the HNSW index finds the candidate pairs faster than exact all-pairs. The Rust
+ * all-pairs kernel is fast: on 20k real names it took 2.4 s against the index's 7.7 s (build + range query); fitting
+ * a·n² and b·n·log n to the measurements from 4k to 20k names puts the crossover near 61k (bench/catalog.bench.mjs,
+ * docs/catalog.md). /dedup and /report (2000 items at most) therefore always run all-pairs.
+ */
+export const ANN_CROSSOVER_NODES = 60_000;
+
+function defaultCandidateSource(nodeCount: number): CandidateSource {
+  return nodeCount >= ANN_CROSSOVER_NODES ? indexCandidates() : allPairsCandidates;
+}
+
+/**
+ * The same pairs as allPairsCandidates, from an HNSW index over the node vectors (ann.ts): a range search at the
+ * threshold, or each node's nearest neighbours when the pairs would pass MAX_CANDIDATES_PER_ITEM per node. Cosines
+ * are recomputed exactly from the vectors, so the judge sees the same numbers whichever source found a pair.
+ */
+export function indexCandidates(options: { engine?: AnnEngine; params?: AnnParams; onProgress?: (phase: 'build' | 'query', done: number, total: number) => void } = {}): CandidateSource {
+  return async (nodes, threshold) => {
+    const n = nodes.count;
+    if (n < 2) return { a: [], b: [], cosine: [] };
+    const index = createAnnIndex(nodes.dim, { engine: options.engine, params: options.params, capacity: n });
+    const block = 8192;
+    for (let start = 0; start < n; start += block) {
+      const end = Math.min(n, start + block);
+      index.add(nodes.matrix.subarray(start * nodes.dim, end * nodes.dim), start);
+      options.onProgress?.('build', end, n);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return queryIndexCandidates(index, nodes, threshold, 0, n, options.onProgress);
+  };
+}
+
+/**
+ * Candidate pairs between the nodes [from, to) and an index over some nodes (all of them, or one shard in a
+ * distributed run), lo < hi, each pair once. The same limit as allPairsCandidates: past MAX_CANDIDATES_PER_ITEM pairs
+ * per node on average, each node's nearest MAX_CANDIDATES_PER_ITEM above the threshold.
+ */
+export async function queryIndexCandidates(
+  index: AnnIndex,
+  nodes: NodeSet,
+  threshold: number,
+  from: number,
+  to: number,
+  onProgress?: (phase: 'build' | 'query', done: number, total: number) => void,
+): Promise<{ a: number[]; b: number[]; cosine: number[] }> {
+  const n = nodes.count;
+  const a: number[] = [];
+  const b: number[] = [];
+  const cosine: number[] = [];
+  const seen = new Set<number>();
+  const add = (i: number, j: number): void => {
+    if (i === j) return;
+    const [lo, hi] = i < j ? [i, j] : [j, i];
+    if (seen.has(lo * n + hi)) return;
+    seen.add(lo * n + hi);
+    const c = nodeCosine(nodes, lo, hi);
+    if (c < threshold) return;
+    a.push(lo);
+    b.push(hi);
+    cosine.push(c);
+  };
+  const queries = nodes.matrix.subarray(from * nodes.dim, to * nodes.dim);
+  const limit = n * MAX_CANDIDATES_PER_ITEM;
+  const { saturated } = await rangeSearch(index, queries, threshold - ANN_SCORE_SLACK, (q, key) => add(from + q, key), {
+    maxK: Math.min(index.size(), 4 * MAX_CANDIDATES_PER_ITEM * 16),
+    onBlock: (done, total) => onProgress?.('query', done, total),
+  });
+  if (!saturated && a.length <= limit) return { a, b, cosine };
+  a.length = b.length = cosine.length = 0;
+  seen.clear();
+  const k = Math.min(index.size(), MAX_CANDIDATES_PER_ITEM + 1);
+  const hits = index.search(queries, k);
+  for (let q = 0; q < to - from; q++) {
+    for (let r = 0; r < k; r++) {
+      const key = hits.keys[q * k + r]!;
+      if (key >= 0 && hits.scores[q * k + r]! >= threshold - ANN_SCORE_SLACK) add(from + q, key);
+    }
+  }
+  return { a, b, cosine };
+}
+
+/** Candidate edges (lo < hi, each once): the similarity candidates plus every pair of knowledge-base synonyms. */
+async function candidateEdges(nodes: NodeSet, threshold: number, source: CandidateSource): Promise<{ a: number[]; b: number[]; cosine: number[] }> {
   const n = nodes.count;
   const a: number[] = [];
   const b: number[] = [];
@@ -137,26 +296,13 @@ async function candidateEdges(nodes: Nodes, threshold: number): Promise<{ a: num
     b.push(hi);
     cosine.push(c);
   };
-  if (n >= 2) {
-    const dim = nodes.vector[0]!.length;
-    const matrix = new Float32Array(n * dim);
-    for (let i = 0; i < n; i++) matrix.set(nodes.vector[i]!, i * dim);
-    const pairs = await allPairsAboveAsync(matrix, dim, threshold);
-    if (pairs.a.length <= n * MAX_CANDIDATES_PER_ITEM) {
-      for (let k = 0; k < pairs.a.length; k++) add(pairs.a[k]!, pairs.b[k]!, pairs.score[k]!);
-    } else {
-      // A very low threshold: each node's nearest neighbours above it instead of every pair (see the constant).
-      const k = Math.min(n, MAX_CANDIDATES_PER_ITEM + 1);
-      const top = await cosineTopKAsync(matrix, matrix, dim, k);
-      for (let i = 0; i < n; i++) {
-        for (let r = 0; r < k; r++) {
-          const j = top.indices[i * k + r]!;
-          const c = top.scores[i * k + r]!;
-          if (j >= 0 && c >= threshold) add(i, j, c);
-        }
-      }
-    }
-  }
+  const similar = await source(nodes, threshold);
+  // In (lo, hi) order whatever the source's order, so the chaining guard's sums add up the same way for every source.
+  const order = Array.from({ length: similar.a.length }, (_, k) => k);
+  const lo = (k: number): number => Math.min(similar.a[k]!, similar.b[k]!);
+  const hi = (k: number): number => Math.max(similar.a[k]!, similar.b[k]!);
+  order.sort((x, y) => lo(x) - lo(y) || hi(x) - hi(y));
+  for (const k of order) add(similar.a[k]!, similar.b[k]!, similar.cosine[k]!);
   // Synonyms: nodes that are, exactly, names of one knowledge-base dish are candidates whatever their cosine.
   const byDish = new Map<number, number[]>();
   for (let i = 0; i < n; i++) {
@@ -170,11 +316,20 @@ async function candidateEdges(nodes: Nodes, threshold: number): Promise<{ a: num
     for (let x = 0; x < group.length; x++) {
       for (let y = x + 1; y < group.length; y++) {
         if (group.length > MAX_SYNONYM_CLIQUE && x > 0) break;
-        add(group[x]!, group[y]!, dot(nodes.vector[group[x]!]!, nodes.vector[group[y]!]!));
+        add(group[x]!, group[y]!, nodeCosine(nodes, group[x]!, group[y]!));
       }
     }
   }
   return { a, b, cosine };
+}
+
+/**
+ * The decision "are these two nodes one item?": the seam between candidate generation and union-find. The default
+ * is precisionJudge; a learned pair judge can take its place without touching candidates or clustering.
+ */
+export interface PairJudge {
+  /** One verdict per pair (node indices) with the pair's cosine. */
+  judge(nodes: NodeSet, pairs: readonly (readonly [number, number])[], cosines: readonly number[]): Promise<boolean[]>;
 }
 
 /**
@@ -185,29 +340,28 @@ async function candidateEdges(nodes: Nodes, threshold: number): Promise<{ a: num
  *   - the shared precision stage (judgePairs, as in /match: diet and protein conflicts, knowledge-base identity,
  *     calibrated cosine or a cross-encoder) must say "match".
  */
-async function judgeNodePairs(
-  k: Knowledge,
-  nodes: Nodes,
-  pairs: readonly (readonly [number, number])[],
-  cosines: readonly number[],
-  options: DedupOptions,
-): Promise<boolean[]> {
-  const accepted = pairs.map(([i, j], e) => {
-    const synonyms = nodesAreSynonyms(nodes, i, j);
-    if (!synonyms && cosines[e]! < options.cosineThreshold) return false;
-    return wordDifference(k, nodes.words[i]!, nodes.words[j]!, synonyms) === null;
-  });
-  const judged = accepted.flatMap((ok, e) => (ok ? [e] : []));
-  if (judged.length === 0) return accepted;
-  const verdicts = await judgePairs(
-    k,
-    judged.map((e) => [nodes.text[pairs[e]![0]]!, nodes.text[pairs[e]![1]]!] as const),
-    judged.map((e) => cosines[e]!),
-    options.cosineThreshold,
-    options.scorer,
-  );
-  judged.forEach((e, v) => (accepted[e] = verdicts[v]!.match));
-  return accepted;
+export function precisionJudge(k: Knowledge, options: Pick<DedupOptions, 'cosineThreshold' | 'scorer'>): PairJudge {
+  return {
+    async judge(nodes, pairs, cosines) {
+      const accepted = pairs.map(([i, j], e) => {
+        const synonyms = nodesAreSynonyms(nodes, i, j);
+        if (!synonyms && cosines[e]! < options.cosineThreshold) return false;
+        return wordDifference(k, nodes.words[i]!, nodes.words[j]!, synonyms) === null;
+      });
+      const judged = accepted.flatMap((ok, e) => (ok ? [e] : []));
+      if (judged.length === 0) return accepted;
+      const verdicts = await judgePairs(
+        k,
+        judged.map((e) => [nodes.text[pairs[e]![0]]!, nodes.text[pairs[e]![1]]!] as const),
+        judged.map((e) => cosines[e]!),
+        options.cosineThreshold,
+        options.scorer,
+        { verdictsOnly: true },
+      );
+      judged.forEach((e, v) => (accepted[e] = verdicts[v]!.match));
+      return accepted;
+    },
+  };
 }
 
 /** Both names are, exactly, a name or alias of the same knowledge-base dish (Devanagari transliterated). */
@@ -215,7 +369,7 @@ export function knownSynonyms(a: MenuText, b: MenuText): boolean {
   return a.exactDishId !== null && a.exactDishId === b.exactDishId;
 }
 
-function nodesAreSynonyms(nodes: Nodes, i: number, j: number): boolean {
+function nodesAreSynonyms(nodes: NodeSet, i: number, j: number): boolean {
   const id = nodes.exactDish[i]!;
   return id !== null && id === nodes.exactDish[j];
 }
@@ -250,7 +404,7 @@ function componentsWithin(members: readonly number[], adjacency: ReadonlyMap<num
  * Checked for every pair of a cluster, so a star of knowledge-base variants around one name (Thatte Idli with Ghee
  * Thatte Idli and Butter Thatte Idli) cannot put two different variants together.
  */
-function compatible(k: Knowledge, nodes: Nodes, x: number, y: number): boolean {
+function compatible(k: Knowledge, nodes: NodeSet, x: number, y: number): boolean {
   if (wordDifference(k, nodes.words[x]!, nodes.words[y]!, nodesAreSynonyms(nodes, x, y)) !== null) return false;
   const flags = conflicts(k, nodes.text[x]!.profile, nodes.text[y]!.profile);
   return !flags.dietary_conflict && !flags.protein_conflict;
@@ -265,9 +419,9 @@ function compatible(k: Knowledge, nodes: Nodes, x: number, y: number): boolean {
 async function splitChains(
   k: Knowledge,
   component: readonly number[],
-  nodes: Nodes,
+  nodes: NodeSet,
   adjacency: ReadonlyMap<number, ReadonlyMap<number, number>>,
-  options: DedupOptions,
+  judge: PairJudge,
 ): Promise<{ groups: number[][]; splits: number }> {
   const groups: number[][] = [];
   let splits = 0;
@@ -291,17 +445,15 @@ async function splitChains(
     }
     const coreEdges = adjacency.get(core);
     const unlinked = group.filter((x) => x !== core && !coreEdges?.has(x));
-    const verdicts = await judgeNodePairs(
-      k,
+    const verdicts = await judge.judge(
       nodes,
       unlinked.map((x) => [Math.min(x, core), Math.max(x, core)] as const),
-      unlinked.map((x) => dot(nodes.vector[x]!, nodes.vector[core]!)),
-      options,
+      unlinked.map((x) => nodeCosine(nodes, x, core)),
     );
     const matchesCore = new Set(group.filter((x) => x !== core && coreEdges?.has(x)));
     unlinked.forEach((x, e) => verdicts[e] && matchesCore.add(x));
     const candidates = [...matchesCore]
-      .map((x) => ({ x, cosine: dot(nodes.vector[x]!, nodes.vector[core]!) }))
+      .map((x) => ({ x, cosine: nodeCosine(nodes, x, core) }))
       .sort((p, q) => q.cosine - p.cosine || p.x - q.x);
     const kept = [core];
     for (const { x } of candidates) if (kept.every((y) => compatible(k, nodes, x, y))) kept.push(x);
@@ -320,10 +472,11 @@ async function splitChains(
 function pairwiseScores(
   members: readonly number[],
   canonical: number,
-  nodes: Nodes,
+  menu: MenuNodes,
   vectors: readonly Float32Array[],
   cap: number,
 ): { pairwise: PairwiseScore[]; truncated: boolean } {
+  const nodes = menu.nodes;
   const total = (members.length * (members.length - 1)) / 2;
   // Pairs with the canonical first, so a capped list still relates every member to the cluster's name.
   const order: [number, number][] = [];
@@ -335,8 +488,8 @@ function pairwiseScores(
     }
   }
   const pairwise = order.slice(0, cap).map(([a, b]) => {
-    const na = nodes.nodeOf[a]!;
-    const nb = nodes.nodeOf[b]!;
+    const na = menu.nodeOf[a]!;
+    const nb = menu.nodeOf[b]!;
     let score = na === nb ? 1 : Math.min(1, Math.max(0, dot(vectors[a]!, vectors[b]!)));
     if (na !== nb && nodesAreSynonyms(nodes, na, nb)) {
       score = Math.max(score, SAME_DISH_PROBABILITY);
@@ -346,23 +499,38 @@ function pairwiseScores(
   return { pairwise, truncated: total > pairwise.length };
 }
 
+/** What clustering found over a NodeSet. */
+export interface NodeClustering {
+  /** Groups of node indices, each sorted ascending (singleton groups included), in no particular order. */
+  readonly groups: readonly (readonly number[])[];
+  readonly stats: DedupOutcome['stats'];
+}
+
 /**
- * Clusters already read and embedded items. `vectors` are the unit 384-d embeddings of the cleaned texts, one per
- * item (items with the same cleaned text may share one). Deterministic: the same input gives the same output.
+ * The clustering every dedup runs, one code path for /dedup, /report and catalog runs: candidate edges (the source
+ * plus knowledge-base synonyms) → the judge → union-find over accepted edges → the anti-chaining split.
  */
-export async function dedupPrepared(
+export async function clusterNodes(
   k: Knowledge,
-  texts: readonly MenuText[],
-  vectors: readonly Float32Array[],
+  nodes: NodeSet,
   options: DedupOptions,
-): Promise<DedupOutcome> {
-  if (texts.length !== vectors.length) {
-    throw new Error(`dedupPrepared: ${texts.length} items, ${vectors.length} vectors`);
+  hooks: { readonly onPhase?: (phase: 'candidates' | 'judge' | 'split', done: number, total: number) => void } = {},
+): Promise<NodeClustering> {
+  const judge = options.judge ?? precisionJudge(k, options);
+  const source = options.candidates ?? defaultCandidateSource(nodes.count);
+  hooks.onPhase?.('candidates', 0, nodes.count);
+  const edges = await candidateEdges(nodes, options.cosineThreshold, source);
+  hooks.onPhase?.('judge', 0, edges.a.length);
+  const accepted: boolean[] = [];
+  // Judged in blocks so a caller can show progress and the event loop (Ctrl-C) is not starved on big catalogs.
+  const block = 20_000;
+  for (let start = 0; start < edges.a.length; start += block) {
+    const end = Math.min(edges.a.length, start + block);
+    const pairs: (readonly [number, number])[] = [];
+    for (let e = start; e < end; e++) pairs.push([edges.a[e]!, edges.b[e]!]);
+    accepted.push(...(await judge.judge(nodes, pairs, edges.cosine.slice(start, end))));
+    hooks.onPhase?.('judge', end, edges.a.length);
   }
-  const originals = texts.map((t) => t.original);
-  const nodes = buildNodes(texts, vectors);
-  const edges = await candidateEdges(nodes, options.cosineThreshold);
-  const accepted = await judgeNodePairs(k, nodes, edges.a.map((a, e) => [a, edges.b[e]!] as const), edges.cosine, options);
 
   const adjacency = new Map<number, Map<number, number>>();
   const link = (x: number, y: number, c: number): void => {
@@ -387,26 +555,53 @@ export async function dedupPrepared(
     else components.set(labels[i]!, [i]);
   }
 
-  const nodeGroups: number[][] = [];
+  const groups: number[][] = [];
   let chainSplits = 0;
+  let done = 0;
+  hooks.onPhase?.('split', 0, nodes.count);
   for (const comp of components.values()) {
-    const { groups, splits } = await splitChains(k, comp, nodes, adjacency, options);
-    nodeGroups.push(...groups);
-    chainSplits += splits;
+    if (comp.length <= 2) groups.push(comp);
+    else {
+      const split = await splitChains(k, comp, nodes, adjacency, judge);
+      groups.push(...split.groups);
+      chainSplits += split.splits;
+    }
+    done += comp.length;
+    if (comp.length > 2) hooks.onPhase?.('split', done, nodes.count);
   }
+  hooks.onPhase?.('split', nodes.count, nodes.count);
+  return { groups, stats: { nodes: nodes.count, candidates: edges.a.length, accepted: ea.length, chainSplits } };
+}
+
+/**
+ * Clusters already read and embedded items. `vectors` are the unit 384-d embeddings of the cleaned texts, one per
+ * item (items with the same cleaned text may share one). Deterministic: the same input gives the same output.
+ */
+export async function dedupPrepared(
+  k: Knowledge,
+  texts: readonly MenuText[],
+  vectors: readonly Float32Array[],
+  options: DedupOptions,
+): Promise<DedupOutcome> {
+  if (texts.length !== vectors.length) {
+    throw new Error(`dedupPrepared: ${texts.length} items, ${vectors.length} vectors`);
+  }
+  const originals = texts.map((t) => t.original);
+  const menu = buildNodes(texts, vectors);
+  const { groups: nodeGroups, stats } = await clusterNodes(k, menu.nodes, options);
 
   const cap = options.maxPairwiseScores ?? MAX_PAIRWISE_SCORES;
   const clusters: DuplicateGroup[] = [];
   const singletons: number[] = [];
   for (const group of nodeGroups) {
-    const members = group.flatMap((node) => nodes.items[node]!).sort((x, y) => x - y);
+    const members = group.flatMap((node) => menu.items[node]!).sort((x, y) => x - y);
     if (members.length === 1) {
       singletons.push(members[0]!);
       continue;
     }
     let canonical = members[0]!;
     for (const m of members) if ([...originals[m]!].length < [...originals[canonical]!].length) canonical = m;
-    const { pairwise, truncated } = pairwiseScores(members, canonical, nodes, vectors, cap);
+    const { pairwise, truncated } = pairwiseScores(members, canonical, menu, vectors, cap);
     clusters.push({ members, canonical, pairwise, pairwiseTruncated: truncated });
   }
   clusters.sort((x, y) => x.members[0]! - y.members[0]!);
@@ -415,6 +610,6 @@ export async function dedupPrepared(
     clusters,
     singletons,
     duplicateItems: clusters.reduce((s, c) => s + c.members.length - 1, 0),
-    stats: { nodes: nodes.count, candidates: edges.a.length, accepted: ea.length, chainSplits },
+    stats,
   };
 }

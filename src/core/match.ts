@@ -190,7 +190,9 @@ export function clamp01(x: number): number {
 
 /**
  * Scores pairs of menu texts with their cosines. `scorer` (a cross-encoder) is used for the pairs that clear the
- * gate; the knowledge base's dish identity still overrides it where it is certain.
+ * gate; the knowledge base's dish identity still overrides it where it is certain. With `verdictsOnly` the model is
+ * asked only about pairs whose `match` depends on it; the other pairs' reranker_score then comes from the knowledge
+ * base (the same `match`, a cheaper score).
  */
 export async function judgePairs(
   k: Knowledge,
@@ -198,6 +200,7 @@ export async function judgePairs(
   cosines: readonly number[],
   cosineThreshold: number,
   scorer: PairScorer | null,
+  options: { readonly verdictsOnly?: boolean } = {},
 ): Promise<PairVerdict[]> {
   const profiles = pairs.map(([a, b]) => [a.profile, b.profile] as const);
   // Dedup and suggest judge many pairs over few texts: each text is rendered once.
@@ -210,28 +213,38 @@ export async function judgePairs(
   // The gate bounds precision-stage cost; a knowledge-base identity costs nothing, so a synonym the base encoder
   // scores low (Murgh Makhani / Butter Chicken, cosine 0.15) still reaches the precision stage.
   const gated = cosines.map((c, i) => c >= MATCH_COSINE_GATE || sameWords[i]! || dishIdentity(profiles[i]![0], profiles[i]![1]) === 'same');
-  const modelScores = new Map<number, number>();
-  if (scorer) {
-    const idx = gated.flatMap((g, i) => (g ? [i] : []));
-    const scores = await scorer.score(idx.map((i) => [rendered[i]![0].text, rendered[i]![1].text] as const));
-    idx.forEach((i, k) => modelScores.set(i, scores[k]!));
-  }
-  return pairs.map(([ta, tb], i) => {
+  const flags = profiles.map(([pa, pb]) => conflicts(k, pa, pb));
+  const identities = pairs.map(([ta, tb], i) => {
+    if (!gated[i]) return null;
     const [pa, pb] = profiles[i]!;
-    const cosine = clamp01(cosines[i]!);
-    const flags = conflicts(k, pa, pb);
-    if (!gated[i]) return { cosine, reranker_score: null, match: false, ...flags };
-    let p = modelScores.get(i) ?? knowledgeProbability(pa, pb, cosine);
     // The same words need no word-level check; every other pair asks why the two might differ, once.
     const known = sameWords[i] ? 'same' : dishIdentity(pa, pb);
     const apart: Apart | null = sameWords[i] ? null
       : brandsDiffer(rendered[i]![0].brands, rendered[i]![1].brands) ? { kind: 'brand' }
       : coursesApart(pa, pb) ? { kind: 'course' } : variantDifference(ta, tb);
-    const identity = known === 'same' && !madeAnother(k, pa, pb, apart) ? 'same' : apart !== null ? 'different' : known;
+    return known === 'same' && !madeAnother(k, pa, pb, apart) ? 'same' : apart !== null ? 'different' : known;
+  });
+  const modelScores = new Map<number, number>();
+  if (scorer) {
+    // With verdictsOnly (dedup, which reads `match` alone) a pair is sent to the model only when its verdict can turn
+    // on the score: a knowledge-base identity raises the probability past CONFIRM_AT, a difference caps it below
+    // VETO_BELOW, and a conflict refuses the match whatever the score.
+    const decided = (i: number): boolean =>
+      options.verdictsOnly === true && (identities[i] !== null || flags[i]!.dietary_conflict || flags[i]!.protein_conflict);
+    const idx = gated.flatMap((g, i) => (g && !decided(i) ? [i] : []));
+    const scores = await scorer.score(idx.map((i) => [rendered[i]![0].text, rendered[i]![1].text] as const));
+    idx.forEach((i, n) => modelScores.set(i, scores[n]!));
+  }
+  return pairs.map((_, i) => {
+    const [pa, pb] = profiles[i]!;
+    const cosine = clamp01(cosines[i]!);
+    if (!gated[i]) return { cosine, reranker_score: null, match: false, ...flags[i]! };
+    let p = modelScores.get(i) ?? knowledgeProbability(pa, pb, cosine);
+    const identity = identities[i];
     if (identity === 'same') p = Math.max(p, SAME_DISH_PROBABILITY);
     else if (identity === 'different') p = Math.min(p, DIFFERENT_DISH_PROBABILITY);
-    const conflict = flags.dietary_conflict || flags.protein_conflict;
+    const conflict = flags[i]!.dietary_conflict || flags[i]!.protein_conflict;
     const match = !conflict && ((cosine >= cosineThreshold && p >= VETO_BELOW) || p >= CONFIRM_AT);
-    return { cosine, reranker_score: Math.round(p * 1e4) / 1e4, match, ...flags };
+    return { cosine, reranker_score: Math.round(p * 1e4) / 1e4, match, ...flags[i]! };
   });
 }

@@ -87,6 +87,7 @@ export class Services {
         maxBatchItems: this.config.batchMaxItems,
         maxQueueItems: this.config.queueMaxItems,
         observer: this.metrics.batchObserver('encoder'),
+        maxQueueWaitMs: this.config.queueMaxWaitMs,
       });
       this.querySpeller = new QuerySpeller(loadQueryVocabulary(this.knowledge, vocabularyWords(model.dir)));
       const served = servedModelIds();
@@ -98,6 +99,7 @@ export class Services {
         maxBatchTokens: this.config.batchMaxTokens,
         maxBatchItems: this.config.batchMaxItems,
         maxQueueItems: this.config.queueMaxItems,
+        maxQueueWaitMs: this.config.queueMaxWaitMs,
       };
       if (served.reranker && this.config.rerankers) {
         this.matchReranker = await CrossEncoderScorer.load(resolveBuiltModel(served.reranker, 'reranker'), { ...encoderOpts, observer: this.metrics.batchObserver('match_reranker') });
@@ -141,6 +143,15 @@ export class Services {
   countTokens(cleanedTexts: readonly string[]): number[] {
     const tokenizer = this.requireEncoder().tokenizer;
     return cleanedTexts.map((t) => tokenizer.encode(t).ids.length);
+  }
+
+  /**
+   * Throws 429 `overloaded` when the encoder's queue would refuse even a one-text request, so the HTTP layer can shed
+   * a request before reading, parsing and cleaning it: under a flood the refusals then cost almost nothing and the
+   * event loop stays free for /health and for the requests that were admitted.
+   */
+  refuseIfOverloaded(): void {
+    this.encoder?.batcher.refuseIfSaturated();
   }
 
   /** Read each text (parseMenuText: cleaned once), then embed the cleaned texts. Items that clean to the same text

@@ -8,7 +8,7 @@ import type { Services } from '../core/services.js';
 import { RawResponse, type Route } from '../routes/route.js';
 import { statusOf } from '../routes/openapi.js';
 import { ENDPOINTS, type MeteredBody } from '../core/accounts/plans.js';
-import { checkKeyFormat, displayPrefix } from '../core/accounts/keys.js';
+import { checkKeyFormat, displayPrefix, KEY_PREFIX, secretsEqual } from '../core/accounts/keys.js';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK', 400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
@@ -144,13 +144,22 @@ export async function startHttpServer(opts: {
     // Errors of an OpenAI-compatible path come in OpenAI's shape even when the path or method does not exist.
     const errorStyle: ErrorStyle = route ? route.errorStyle : url.startsWith('/v1/') ? 'openai' : undefined;
     const incomingId = req.getHeader('x-request-id');
-    const requestId = /^[\w.-]{1,64}$/.test(incomingId) ? incomingId : randomUUID();
+    // An incoming id is echoed and logged, so one that is (or looks like) an API key is replaced, never repeated.
+    const echoable = /^[\w.-]{1,64}$/.test(incomingId) && !incomingId.startsWith(KEY_PREFIX) && !(apiKey && secretsEqual(incomingId, apiKey));
+    const requestId = echoable ? incomingId : randomUUID();
     const contentLength = Number(req.getHeader('content-length') || 0);
 
     let aborted = false;
     let admission: CallAdmission | null = null;
     let principal: CallerPrincipal | null = null;
     let units: number | null = null;
+    // True until the route's work (and its admission) has an outcome: an abort meanwhile keeps the in-flight slot
+    // held, so a client that hangs up cannot make the server work beyond its plan's concurrency for free.
+    let working = true;
+    let abortBody: (() => void) | undefined;
+    let replyStatus: number | null = null;
+    let replyCode: string | undefined;
+    const routeLabel = route?.path ?? found?.pattern.path ?? 'unmatched';
     let finished = false;
     const finish = (): void => {
       if (finished) return;
@@ -158,34 +167,58 @@ export async function startHttpServer(opts: {
       inFlight--;
     };
     inFlight++;
+    // One JSON line per finished request (MENU_LOG_REQUESTS): its status, whether the client left before the whole
+    // answer was written, and what became of its admission (settled: the charge, if the key is metered, stands;
+    // released: refunded; none: never admitted). Never the key: its display prefix only.
+    const logRequest = (admissionOutcome: 'settled' | 'released' | 'none'): void => {
+      if (!config.logRequests) return;
+      log.info({
+        request_id: requestId,
+        method: method.toUpperCase(),
+        route: routeLabel,
+        status: replyStatus,
+        latency_ms: Math.round((performance.now() - started) * 10) / 10,
+        items: units,
+        key_prefix: loggableKeyPrefix(principal, apiKey),
+        ...(replyCode ? { code: replyCode } : {}),
+        ...(aborted ? { aborted: true } : {}),
+        admission: admissionOutcome,
+      }, 'request');
+    };
     res.onAborted(() => {
       aborted = true;
-      finish();
-      // The client left before the answer: nothing is charged for a response it never received.
-      void admission?.release();
+      abortBody?.();
+      if (working) return; // the work's end releases the admission and finishes the request
+      // The client left before the whole answer was written: nothing is charged for a response it never received.
+      logRequest(admission ? 'released' : 'none');
+      const released = admission?.release();
+      if (released) void released.finally(finish);
+      else finish();
     });
 
-
     // Writes with backpressure (tryEnd + onWritable): a large response is fully flushed before the request counts as
-    // finished, so a draining shutdown never cuts a response it already promised.
+    // finished, so a draining shutdown never cuts a response it already promised. A successful request's admission is
+    // settled (its charge stands) once the whole response is handed to the socket; a client that leaves before that
+    // is refunded (release). Error replies were released before they reach here.
     const send = (reply: Reply): void => {
       const seconds = (performance.now() - started) / 1000;
-      const routeLabel = route?.path ?? found?.pattern.path ?? 'unmatched';
       metrics.recordRequest(routeLabel, method.toUpperCase(), reply.status, seconds, reply.code);
-      if (config.logRequests) {
-        log.info({
-          request_id: requestId,
-          method: method.toUpperCase(),
-          route: routeLabel,
-          status: reply.status,
-          latency_ms: Math.round(seconds * 1e4) / 10,
-          items: units,
-          key_prefix: loggableKeyPrefix(principal, apiKey),
-          ...(reply.code ? { code: reply.code } : {}),
-          ...(aborted ? { aborted: true } : {}),
-        }, 'request');
+      replyStatus = reply.status;
+      replyCode = reply.code;
+      working = false;
+      if (aborted) {
+        logRequest(admission ? 'released' : 'none');
+        const released = admission?.release();
+        if (released) void released.finally(finish);
+        else finish();
+        return;
       }
-      if (aborted) return finish();
+      const delivered = (): void => {
+        logRequest(admission && reply.status === 200 ? 'settled' : admission ? 'released' : 'none');
+        const settled = admission?.settle();
+        if (settled) void settled.finally(finish);
+        else finish();
+      };
       const raw = reply.body instanceof RawResponse ? reply.body : null;
       const payload = raw ? (typeof raw.body === 'string' ? Buffer.from(raw.body) : raw.body) : Buffer.from(JSON.stringify(reply.body));
       const total = payload.length;
@@ -197,10 +230,10 @@ export async function startHttpServer(opts: {
         for (const [k, v] of Object.entries(reply.headers)) res.writeHeader(k, v);
         const startOffset = res.getWriteOffset();
         const [, done] = res.tryEnd(payload, total);
-        if (done) return finish();
+        if (done) return delivered();
         res.onWritable((offset) => {
           const [ok, doneNow] = res.tryEnd(payload.subarray(offset - startOffset), total);
-          if (doneNow) finish();
+          if (doneNow) delivered();
           return ok;
         });
       });
@@ -222,6 +255,7 @@ export async function startHttpServer(opts: {
     // Read the body now (uWS only delivers it to a handler attached synchronously), authenticate meanwhile.
     const body = new Promise<Buffer | null>((resolve, reject) => {
       if (route.method === 'get') return resolve(null);
+      abortBody = () => reject(new ApiError('malformed_json', 'the client closed the connection before the body ended'));
       if (contentLength > config.maxBodyBytes) {
         return reject(new ApiError('payload_too_large', `request body is ${contentLength} bytes; the limit is ${config.maxBodyBytes}`));
       }
@@ -242,6 +276,7 @@ export async function startHttpServer(opts: {
     body.catch(() => {}); // handled below; avoid an unhandled rejection while authentication is pending
 
     void (async (): Promise<Reply> => {
+      if (route.needsModels && route.method === 'post') services.refuseIfOverloaded();
       if (route.authenticated) {
         principal = await gate.authenticate(apiKey);
         gate.authorize(principal, route.endpoint);
@@ -280,11 +315,6 @@ export async function startHttpServer(opts: {
         isOperator: caller?.isOperator ?? false,
         balance: () => gate.balance(caller!),
       });
-      if (aborted) {
-        await admission?.release();
-      } else {
-        await admission?.settle();
-      }
       return { status: 200, body: result, headers };
     })()
       .catch(async (err) => {

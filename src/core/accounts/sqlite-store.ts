@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import Keyv from 'keyv';
@@ -33,6 +33,16 @@ CREATE TABLE IF NOT EXISTS reservations (
   calls INTEGER NOT NULL, milli INTEGER NOT NULL, expires_at INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS reservations_by_expiry ON reservations (expires_at);
 `;
+
+/**
+ * Creates the database file owner-only (0600) before SQLite opens it, and tightens an existing one. SQLite gives
+ * its -wal and -shm files the mode of the database file, so they are 0600 too. The files hold key hashes and
+ * every account's usage: no other local user needs to read them.
+ */
+function ownerOnly(file: string): void {
+  closeSync(openSync(file, 'a', 0o600));
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, 0o600);
+}
 
 function openWal(file: string): Database.Database {
   const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
@@ -169,8 +179,11 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   static async open(dataDir: string): Promise<SqliteAccountStore> {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const recordsFile = join(dataDir, 'accounts.sqlite');
+    const metersFile = join(dataDir, 'meters.sqlite');
+    ownerOnly(recordsFile);
+    ownerOnly(metersFile);
     // Each file is opened by one SQLite library only: better-sqlite3 and node-sqlite3 each bundle their
     // own copy, and two copies in one process on one file break each other's POSIX locks (closing one
     // connection drops the other's locks and can delete its WAL). So the records file gets its WAL mode
@@ -182,7 +195,7 @@ export class SqliteAccountStore implements AccountStore {
     records.on('error', () => {});
     await adapter.query('PRAGMA journal_mode = WAL');
     await adapter.query('PRAGMA synchronous = NORMAL');
-    const meters = openWal(join(dataDir, 'meters.sqlite'));
+    const meters = openWal(metersFile);
     meters.exec(METER_SCHEMA);
     return new SqliteAccountStore(records, meters);
   }

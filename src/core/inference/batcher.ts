@@ -30,6 +30,11 @@ export interface BatcherOptions {
   readonly maxBatchTokens: number;
   readonly maxBatchItems: number;
   readonly maxQueueItems: number;
+  /**
+   * Admission by expected wait: a request that would wait longer than this for the work ahead of it (at the
+   * throughput the recent runs measured) is refused with 429 `overloaded`. 0 turns it off (the item cap only).
+   */
+  readonly maxQueueWaitMs?: number;
   /** Per job and round: how many sequences one request may put into a batch before others get their turn. */
   readonly fairShare?: number;
   /** Told about every inference run (for the /metrics histograms); must not throw. */
@@ -53,14 +58,20 @@ export interface BatcherStats {
  * Why this shape: a single ONNX Runtime session already uses every core for one run, so runs are serialised and the
  * gain comes from batching. Each batch is filled round-robin across waiting requests (a 5000-item /embed/batch
  * cannot starve a 3-item /embed behind it), then sorted by token length and cut where padding would exceed the
- * token cap, so padding waste stays small. Past `maxQueueItems` waiting sequences, new work is refused with 429
- * `overloaded` rather than queueing without bound.
+ * token cap, so padding waste stays small. New work is refused with 429 `overloaded` rather than queued without
+ * bound when `maxQueueItems` sequences are waiting, or when it would wait more than `maxQueueWaitMs`: under
+ * round-robin a request of n texts waits for about min(n, remaining) texts of every other waiting request (beyond
+ * the round in progress), at the items per second the recent runs took. So a 3-item /embed is still admitted behind a
+ * 5000-item batch, while a flood of requests is refused once it holds more than that many seconds of work, and the
+ * latency of what was admitted stays bounded whatever the number of clients.
  */
 export class InferenceBatcher {
   private readonly jobs: Job[] = [];
   private queued = 0;
   private running = false;
   private closed = false;
+  /** Sequences per second of the recent runs (exponentially weighted); 0 until the first run. */
+  private itemsPerSecond = 0;
   readonly stats: BatcherStats = { runs: 0, rows: 0, paddedTokens: 0, realTokens: 0, rejected: 0 };
 
   constructor(private readonly run: RunBatch, private readonly opts: BatcherOptions) {}
@@ -72,17 +83,50 @@ export class InferenceBatcher {
   submit(seqs: readonly Sequence[]): Promise<Float32Array[]> {
     if (seqs.length === 0) return Promise.resolve([]);
     if (this.closed) return Promise.reject(new ApiError('shutting_down', 'the server is shutting down; retry on another replica', { 'Retry-After': '1' }));
-    if (this.queued > 0 && this.queued + seqs.length > this.opts.maxQueueItems) {
-      this.stats.rejected++;
-      return Promise.reject(
-        new ApiError('overloaded', `inference queue is full (${this.queued} texts waiting); retry shortly`, { 'Retry-After': '1' }),
-      );
+    if (this.queued > 0) {
+      const waitMs = this.expectedWaitMs(seqs.length);
+      const maxWaitMs = this.opts.maxQueueWaitMs ?? 0;
+      if (this.queued + seqs.length > this.opts.maxQueueItems || (maxWaitMs > 0 && waitMs > maxWaitMs)) {
+        this.stats.rejected++;
+        const retryAfter = String(Math.max(1, Math.ceil(waitMs / 1000)));
+        return Promise.reject(
+          new ApiError('overloaded', `inference queue is full (${this.queued} texts waiting, about ${Math.ceil(waitMs)} ms of work); retry after ${retryAfter} s`, { 'Retry-After': retryAfter }),
+        );
+      }
     }
     return new Promise((resolve, reject) => {
       this.jobs.push({ seqs, out: new Array(seqs.length), next: 0, pending: seqs.length, failed: false, resolve, reject });
       this.queued += seqs.length;
       this.kick();
     });
+  }
+
+  /**
+   * Throws 429 `overloaded` when even a one-text request would be refused: lets a caller shed a request before it
+   * spends anything on it (body parsing, cleaning, tokenising), so a flood is refused at the cost of a header read.
+   */
+  refuseIfSaturated(): void {
+    const maxWaitMs = this.opts.maxQueueWaitMs ?? 0;
+    if (this.queued === 0) return;
+    const waitMs = this.expectedWaitMs(1);
+    if (this.queued + 1 > this.opts.maxQueueItems || (maxWaitMs > 0 && waitMs > maxWaitMs)) {
+      this.stats.rejected++;
+      const retryAfter = String(Math.max(1, Math.ceil(waitMs / 1000)));
+      throw new ApiError('overloaded', `inference queue is full (${this.queued} texts waiting, about ${Math.ceil(waitMs)} ms of work); retry after ${retryAfter} s`, { 'Retry-After': retryAfter });
+    }
+  }
+
+  /**
+   * How long a new request of `n` sequences would wait for the queued work it shares the runs with (0 before any run
+   * was measured). The round already picked for the runs in progress (at most 4 × maxBatchItems sequences) is left
+   * out: it is a bounded wait every request has, and on a slow host it alone would refuse a 3-item request behind
+   * one large batch.
+   */
+  expectedWaitMs(n: number): number {
+    if (this.itemsPerSecond <= 0) return 0;
+    let ahead = 0;
+    for (const job of this.jobs) ahead += Math.min(job.seqs.length - job.next, n);
+    return (ahead / this.itemsPerSecond) * 1000;
   }
 
   /** Stops accepting work; resolves when everything already submitted has finished. */
@@ -167,10 +211,16 @@ export class InferenceBatcher {
     });
     let outputs: Float32Array[] | null = null;
     let error: unknown = null;
+    const runStarted = performance.now();
     try {
       outputs = await this.run({ rows, seqLen, inputIds, attentionMask, tokenTypeIds });
     } catch (e) {
       error = e;
+    }
+    const runSeconds = (performance.now() - runStarted) / 1000;
+    if (error === null && runSeconds > 0) {
+      const rate = rows / runSeconds;
+      this.itemsPerSecond = this.itemsPerSecond === 0 ? rate : 0.8 * this.itemsPerSecond + 0.2 * rate;
     }
     this.stats.runs++;
     this.stats.rows += rows;
