@@ -9,7 +9,7 @@
  *   D  100k real menu rows (../shared/data, repeated with noise variants) through `menu-intel catalog dedup` on this
  *      2-core box: total time, each stage's share, clustering (index + cluster) time, peak RSS
  *   E  how clustering time grows from 10k to 100k rows (same file's prefixes, embeddings reused from D)
- *   F  agreement with /dedup on the test menus (test/fixtures/dedup_menus.jsonl, 1,551 items): identical clusters
+ *   F  agreement with /dedup on the test menus (eval/dev/dedup_dev_menus.jsonl, 1,551 items): identical clusters
  *
  * Run from bench/: `npm run bench:catalog` (about 15 minutes); `-- --quick` cuts the sizes (numbers not comparable).
  * Needs the built models and dist/ (`node scripts/setup.mjs && npx tspc -p tsconfig.json` in the repo root).
@@ -271,8 +271,8 @@ for (const mode of modes) {
 }
 // ---------------------------------------------------------------------------------------------- F: agreement
 if (parts.has('F')) {
-console.log('\n## F. Agreement with /dedup on the test menus (test/fixtures/dedup_menus.jsonl)');
-const menus = readFileSync(join(root, 'test', 'fixtures', 'dedup_menus.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+console.log('\n## F. Agreement with /dedup on the test menus (eval/dev/dedup_dev_menus.jsonl)');
+const menus = readFileSync(join(root, 'eval', 'dev', 'dedup_dev_menus.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 const clustersOf = (items, outcome) => outcome.clusters.map((c) => ({ canonical: items[c.canonical], members: c.members.map((m) => items[m]) }));
 async function agree(items, name) {
   // Both paths get the same vectors (int8 inference quantises each batch with its own scale, so two embedding calls

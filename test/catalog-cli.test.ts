@@ -1,6 +1,6 @@
 /**
  * `menu-intel catalog` with the real models: a catalog run and POST /dedup agree on every cluster of the test menus
- * (test/fixtures/dedup_menus.jsonl: 20 menus, 1,551 items, each menu alone and all of them as one catalog); the CLI
+ * (eval/dev/dedup_dev_menus.jsonl: 20 menus, 1,551 items, each menu alone and all of them as one catalog); the CLI
  * end to end: Ctrl-C (SIGINT) mid-run stops cleanly and says what it kept, the rerun reuses those embeddings, --quiet
  * prints nothing, and a terminal gets progress bars with rate and ETA.
  */
@@ -23,7 +23,7 @@ interface Cluster {
   members: string[];
 }
 
-const menus = readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'dedup_menus.jsonl'), 'utf8')
+const menus = readFileSync(join(REPO_ROOT, 'eval', 'dev', 'dedup_dev_menus.jsonl'), 'utf8')
   .split('\n')
   .filter(Boolean)
   .map((l) => JSON.parse(l) as Menu);

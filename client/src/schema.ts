@@ -513,6 +513,8 @@ export interface components {
             load_time_seconds?: number;
             /** @description The served embedding model's id (also what /v1/embeddings takes as `model`). */
             model: null | string;
+            /** @description Every model the build serves: its id, the precision of its graph as built, and whether it is loaded (operator only). */
+            models?: components["schemas"]["ServedModel"][];
             /** @description Same-dish precision stage; null when not loaded (operator only). */
             reranker?: null | string;
             /** @description Search precision stage; null when not loaded (operator only). */
@@ -685,6 +687,16 @@ export interface components {
             score: number;
             /** @description The corpus item, as submitted. */
             text: string;
+        };
+        /** @description One served model in the operator's /health view. */
+        ServedModel: {
+            /** @description Parts the int8 graph keeps in fp32 (empty for a pure fp32 graph: `precision` says it). */
+            fp32_parts: string[];
+            id: string;
+            loaded: boolean;
+            /** @description Precision of the served graph as the build wrote it; null when the build has no such model. */
+            precision: null | "int8" | "fp32";
+            role: "biencoder" | "reranker" | "search_reranker";
         };
         Suggestion: {
             category: "main" | "side" | "bread" | "dessert" | "beverage";
@@ -1208,7 +1220,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The page name. */
-                page: "accounts.md" | "balance.md" | "classify.md" | "dedup.md" | "development.md" | "embed.md" | "errors.md" | "health.md" | "match.md" | "metrics.md" | "models.md" | "openai.md" | "report.md" | "search.md" | "suggest.md";
+                page: "accounts.md" | "balance.md" | "catalog.md" | "classify.md" | "dedup.md" | "development.md" | "embed.md" | "errors.md" | "health.md" | "match.md" | "metrics.md" | "models.md" | "openai.md" | "report.md" | "search.md" | "suggest.md";
             };
             cookie?: never;
         };
