@@ -5,8 +5,9 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { ENDPOINTS, plansIncluding } from '../src/core/accounts/plans.js';
 import { ERROR_CODES } from '../src/core/errors.js';
 import { REPO_ROOT } from '../src/core/paths.js';
+import { MAX_TEXT_CHARS } from '../src/core/text/limits.js';
 import { ROUTES } from '../src/routes/index.js';
-import { buildOpenApiDocument, statusOf } from '../src/routes/openapi.js';
+import { buildOpenApiDocument, operationExamples, statusOf } from '../src/routes/openapi.js';
 import type { Route } from '../src/routes/route.js';
 import { OpenApiConformance } from './helpers/openapi-conformance.js';
 import { OPERATOR_KEY, call, startTestServer } from './helpers/server.js';
@@ -77,7 +78,8 @@ t.test('every operation: plans, security, statuses and error codes from the tabl
 
 t.test('limits in the document are the limits the routes enforce (one set of typia tags)', async (t) => {
   const s = doc.components.schemas;
-  t.equal(s.MenuText.maxLength, 500, 'item texts: 500 characters');
+  t.equal(s.MenuText.maxLength, MAX_TEXT_CHARS, 'item texts: 500 characters, the limit the catalog jobs apply too');
+  t.equal(MAX_TEXT_CHARS, 500, 'the contract says 500');
   const limits: [string, string, number][] = [
     ['EmbedRequest', 'items', 512], ['EmbedBatchRequest', 'items', 5000], ['SearchRequest', 'corpus', 512],
     ['MatchRequest', 'pairs', 100], ['DedupRequest', 'items', 2000], ['ClassifyRequest', 'items', 512],
@@ -127,6 +129,8 @@ t.test('every request example validates against its own schema', async (t) => {
       }
     }
   }
+  const operations = new Set(Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)));
+  t.same(Object.keys(operationExamples()).filter((k) => !operations.has(k)), [], 'docs/openapi-examples.json names only operations the document has');
 });
 
 t.test('the server: /openapi.json without a key, every documented operation routed, undocumented paths 404', async (t) => {

@@ -316,7 +316,7 @@ export interface paths {
         put?: never;
         /**
          * Search a menu in natural language
-         * @description Ranks a menu (corpus) for a query: dish names, misspellings, needs ("something sweet", "thanda"), Hinglish and other scripts. Results pass a relevance floor and stay near the best one, so fewer than top_k may come back; when nothing does, a category-aware fallback answers (is_fallback).
+         * @description Ranks a menu (corpus) for a query: dish names, misspellings, needs (a craving or an occasion rather than a dish), Hinglish and other scripts. Results pass a relevance floor and stay near the best one, so fewer than top_k may come back; when nothing does, a category-aware fallback answers (is_fallback).
          *
          *     Plans: Starter, Pro, Scale. Metered: one call of the monthly quota, or 0.05 credits per corpus item on credit accounts ([accounts](/docs/guide/accounts.md)).
          *

@@ -72,8 +72,6 @@ interface OperationDoc {
   page: string | null;
   request?: SchemaName;
   response: Body;
-  /** Request bodies with real menu text: the docs page offers them, and a test sends each one to the server. */
-  examples?: Record<string, Example>;
   /** Codes the route raises itself besides those its kind of route can (see errorCodesOf). */
   raises?: ErrorCode[];
   /** Runs inference: the admission limit (429 overloaded) applies. */
@@ -92,18 +90,18 @@ export const DOCS_ASSETS = ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-3
 /** Stands for the served model's id in the examples; the document is built with the real one. */
 const SERVED_MODEL = '<served-model>';
 
-const MENU = [
-  'Chicken Dum Biryani [Serves 2] ₹299 Bestseller',
-  'Paneer Butter Masala',
-  'Butter Naan',
-  'Garlic Naan',
-  'Dal Makhani',
-  'Veg Hakka Noodles',
-  'Gulab Jamun (2 Pcs)',
-  'Masala Chaas',
-  'Coke 500ml',
-  'Mango Lassi',
-];
+/**
+ * Request bodies with menu text, by operation ("METHOD /path"): the docs page offers them, and a test sends each one to
+ * the server. They are documentation and live with it, in docs/openapi-examples.json; read once.
+ */
+let examplesByOperation: Readonly<Record<string, Record<string, Example>>> | undefined;
+export function operationExamples(): Readonly<Record<string, Record<string, Example>>> {
+  if (!examplesByOperation) {
+    const file = JSON.parse(readFileSync(join(REPO_ROOT, 'docs', 'openapi-examples.json'), 'utf8')) as Record<string, unknown>;
+    examplesByOperation = Object.freeze(Object.fromEntries(Object.entries(file).filter(([k]) => !k.startsWith('_')))) as Record<string, Record<string, Example>>;
+  }
+  return examplesByOperation;
+}
 
 export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'POST /embed': {
@@ -116,10 +114,6 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     response: { schema: 'EmbedResponse' },
     raises: ['invalid_parameter'],
     inference: true,
-    examples: {
-      noisy: { summary: 'Noisy names and another script', value: { items: ['Chicken Dum Biryani [Serves 2] ₹299 Bestseller', 'panner tikka', 'पनीर टिक्का'], dimension: 128 } },
-      full: { summary: 'Full 384-d vectors', value: { items: ['Masala Dosa', 'Filter Coffee'], dimension: 384 } },
-    },
   },
   'POST /embed/batch': {
     operationId: 'embedBatch',
@@ -131,22 +125,17 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     response: { schema: 'EmbedResponse' },
     raises: ['invalid_parameter'],
     inference: true,
-    examples: { menu: { summary: 'A whole menu', value: { items: MENU, dimension: 256 } } },
   },
   'POST /search': {
     operationId: 'search',
     summary: 'Search a menu in natural language',
-    description: 'Ranks a menu (corpus) for a query: dish names, misspellings, needs ("something sweet", "thanda"), Hinglish and other scripts. Results pass a relevance floor and stay near the best one, so fewer than top_k may come back; when nothing does, a category-aware fallback answers (is_fallback).',
+    description: 'Ranks a menu (corpus) for a query: dish names, misspellings, needs (a craving or an occasion rather than a dish), Hinglish and other scripts. Results pass a relevance floor and stay near the best one, so fewer than top_k may come back; when nothing does, a category-aware fallback answers (is_fallback).',
     tag: 'Search and matching',
     page: 'search.md',
     request: 'SearchRequest',
     response: { schema: 'SearchResponse' },
     raises: ['invalid_parameter'],
     inference: true,
-    examples: {
-      need: { summary: 'A need, not a dish name', value: { query: 'something sweet', corpus: MENU, top_k: 5 } },
-      typo: { summary: 'A misspelt Hinglish query', value: { query: 'panner wali sabzi', corpus: MENU } },
-    },
   },
   'POST /match': {
     operationId: 'match',
@@ -158,18 +147,6 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     response: { schema: 'MatchResponse' },
     raises: ['invalid_parameter'],
     inference: true,
-    examples: {
-      pairs: {
-        summary: 'Synonyms, a variant and a diet twin',
-        value: {
-          pairs: [
-            { text_a: 'Murgh Makhani', text_b: 'Butter Chicken' },
-            { text_a: 'Garlic Naan', text_b: 'Butter Naan' },
-            { text_a: 'Veg Manchow Soup', text_b: 'Chicken Manchow Soup' },
-          ],
-        },
-      },
-    },
   },
   'POST /dedup': {
     operationId: 'dedup',
@@ -181,12 +158,6 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     response: { schema: 'DedupResponse' },
     raises: ['invalid_parameter'],
     inference: true,
-    examples: {
-      menu: {
-        summary: 'Halves, sizes and repeats',
-        value: { items: ['Paneer Tikka (Half)', 'Paneer Tikka (Full)', 'Paneer Tika', 'Chicken Tikka', 'Masala Dosa', 'Masala Dosa ₹120', 'Cold Coffee'] },
-      },
-    },
   },
   'POST /classify': {
     operationId: 'classify',
@@ -197,7 +168,6 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     request: 'ClassifyRequest',
     response: { schema: 'ClassifyResponse' },
     inference: true,
-    examples: { items: { summary: 'Several cuisines', value: { items: ['Masala Dosa', 'Chilli Paneer', 'Margherita Pizza', 'Mango Lassi', 'Chicken Shawarma Roll'] } } },
   },
   'POST /report': {
     operationId: 'report',
@@ -208,12 +178,6 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     request: 'ReportRequest',
     response: { schema: 'MenuReport' },
     inference: true,
-    examples: {
-      menu: {
-        summary: 'A small menu with noise, a duplicate and a non-food item',
-        value: { restaurant_name: 'Spice Route', items: ['Chicken Biryani ₹249 Bestseller', 'Chicken Biryani (Half)', 'Paneer Butter Masala', 'Butter Naan', 'Gulab Jamun', 'Masala Chaas', 'Paracetamol 500mg'] },
-      },
-    },
   },
   'POST /suggest': {
     operationId: 'suggest',
@@ -225,7 +189,6 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     response: { schema: 'SuggestResponse' },
     raises: ['invalid_parameter'],
     inference: true,
-    examples: { cart: { summary: 'A veg North Indian cart', value: { cart: ['Paneer Butter Masala', 'Dal Makhani'], menu: MENU, top_k: 3 } } },
   },
   'GET /health': {
     operationId: 'health',
@@ -255,10 +218,6 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     response: { schema: 'OpenAIEmbeddingsResponse' },
     raises: ['invalid_parameter', 'model_not_found'],
     inference: true,
-    examples: {
-      list: { summary: 'A list of texts', value: { model: SERVED_MODEL, input: ['Chicken 65', 'Gobi Manchurian Dry'], dimensions: 256 } },
-      one: { summary: 'One text, base64', value: { model: SERVED_MODEL, input: 'Hyderabadi Veg Biryani', encoding_format: 'base64' } },
-    },
   },
   'GET /v1/models': {
     operationId: 'listModels',
@@ -396,7 +355,7 @@ function planWords(route: Route<any, any>): { plans: string[]; words: string } {
   };
 }
 
-function operationOf(route: Route<any, any>, doc: OperationDoc, servedModel: string): object {
+function operationOf(route: Route<any, any>, key: string, doc: OperationDoc, servedModel: string): object {
   const { plans, words } = planWords(route);
   const spec = ENDPOINTS[route.endpoint];
   const page = doc.page ? `\n\nBehaviour, rule by rule: [docs/${doc.page}](/docs/guide/${doc.page}).` : '';
@@ -428,7 +387,8 @@ function operationOf(route: Route<any, any>, doc: OperationDoc, servedModel: str
     operation.parameters = doc.pathParams.map((p) => ({ name: p.name, in: 'path', required: true, description: p.description, schema: { type: 'string', enum: p.values() } }));
   }
   if (doc.request) {
-    const examples = doc.examples && (JSON.parse(JSON.stringify(doc.examples).replaceAll(SERVED_MODEL, servedModel)) as Record<string, Example>);
+    const own = operationExamples()[key];
+    const examples = own && (JSON.parse(JSON.stringify(own).replaceAll(SERVED_MODEL, servedModel)) as Record<string, Example>);
     operation.requestBody = {
       required: true,
       content: { 'application/json': { schema: REF(doc.request), ...(examples ? { examples } : {}) } },
@@ -437,9 +397,9 @@ function operationOf(route: Route<any, any>, doc: OperationDoc, servedModel: str
   return operation;
 }
 
-const INFO_DESCRIPTION = `Menu-item texts in ("Chicken Dum Biryani [Serves 2] ₹299 Bestseller", "panner tikka", "पनीर टिक्का"), food
-intelligence out: embeddings, semantic search, same-dish matching, duplicate clusters, cuisine labels, menu health
-reports and cart upsell suggestions.
+const INFO_DESCRIPTION = `Menu-item texts in, as restaurants write them (prices, sizes and promo labels, misspellings,
+other scripts: each operation's examples show some), food intelligence out: embeddings, semantic search, same-dish
+matching, duplicate clusters, cuisine labels, menu health reports and cart upsell suggestions.
 
 **Keys.** Every endpoint but /health and the documentation needs \`X-API-Key: <key>\` (Authorize, above);
 /v1/* also takes \`Authorization: Bearer <key>\`. Each operation says which plans include it.
@@ -469,7 +429,7 @@ export function buildOpenApiDocument(routes: readonly Route<any, any>[], servedM
     const doc = OPERATIONS[key];
     if (!doc) throw new Error(`the OpenAPI document has no operation for the route ${key} (add it to OPERATIONS in src/routes/openapi.ts)`);
     seen.add(key);
-    (paths[route.path] ??= {})[route.method] = operationOf(route, doc, servedModel);
+    (paths[route.path] ??= {})[route.method] = operationOf(route, key, doc, servedModel);
   }
   const orphans = Object.keys(OPERATIONS).filter((k) => !seen.has(k));
   if (orphans.length) throw new Error(`OPERATIONS documents routes that do not exist: ${orphans.join(', ')}`);

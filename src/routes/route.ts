@@ -63,8 +63,6 @@ export type MaxChars<N extends number> = tags.TagBase<{
 
 /** A menu item text as submitted: at most 500 characters. */
 export type MenuText = string & MaxChars<500>;
-/** MenuText's limit as a value, for texts checked outside typia (catalog rows). */
-export const MAX_TEXT_CHARS = 500;
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 

@@ -1,7 +1,8 @@
 """Schemathesis hooks for the Menu Intelligence fuzz run (loaded through SCHEMATHESIS_HOOKS).
 
 - `error_body_shape`: every 4xx/5xx body is exactly {detail, code}, with a code from src/core/errors.ts
-  (passed in MENU_ERROR_CODES as {code: status}) whose status is the one answered.
+  (passed in MENU_ERROR_CODES as {code: status}) whose status is the one answered; on the OpenAI-compatible
+  paths (/v1/*) it is OpenAI's {"error": {message, type, param, code}} with such a code (422's become 400).
 - Bodies are sometimes rewritten so that their strings carry the unicode cases generators rarely reach:
   right-to-left text and overrides, stacks of combining marks, zero-width characters, emoji ZWJ
   sequences and lone UTF-16 surrogates (serialised as JSON escapes such as "\\ud800").
@@ -16,7 +17,7 @@ import threading
 
 import schemathesis
 from hypothesis import strategies as st
-from schemathesis.core.failures import Failure
+from schemathesis.core.failures import Failure, Severity
 
 ERROR_CODES: dict[str, int] = json.loads(os.environ.get("MENU_ERROR_CODES", "{}"))
 TALLY_PATH = os.environ.get("MENU_FUZZ_TALLY")
@@ -41,7 +42,8 @@ class ErrorShapeMismatch(Failure):
         self.message = message
         self.code = "error_shape_mismatch"
         self.case_id = None
-        self.severity = None
+        # A wrong error body is a schema violation; the JSON report needs a severity to write the failure at all.
+        self.severity = Severity.HIGH
 
     @property
     def _unique_key(self) -> str:
@@ -61,6 +63,8 @@ def error_body_shape(ctx, response, case):
         body = json.loads(response.content)
     except ValueError:
         raise ErrorShapeMismatch(operation=operation, message=f"{response.status_code} body is not JSON: {response.content[:200]!r}")
+    if case.operation.path.startswith("/v1/"):
+        return _openai_error_shape(operation, response.status_code, body)
     if not isinstance(body, dict) or set(body) != {"detail", "code"}:
         raise ErrorShapeMismatch(operation=operation, message=f"{response.status_code} body has keys {sorted(body) if isinstance(body, dict) else type(body).__name__}, not detail and code")
     if not isinstance(body["detail"], str) or not body["detail"]:
@@ -70,6 +74,23 @@ def error_body_shape(ctx, response, case):
         raise ErrorShapeMismatch(operation=operation, message=f"{response.status_code} code {code!r} is not in src/core/errors.ts")
     if ERROR_CODES[code] != response.status_code:
         raise ErrorShapeMismatch(operation=operation, message=f"code {code} belongs to status {ERROR_CODES[code]}, answered {response.status_code}")
+    return True
+
+
+def _openai_error_shape(operation: str, status: int, body) -> bool:
+    """The OpenAI-compatible paths (/v1/*) answer errors in OpenAI's shape, {"error": {message, type, param, code}},
+    so OpenAI clients raise their own error classes; a status 422 elsewhere is 400 there, as OpenAI answers."""
+    error = body.get("error") if isinstance(body, dict) and set(body) == {"error"} else None
+    if not isinstance(error, dict) or not {"message", "type", "param", "code"} <= set(error):
+        raise ErrorShapeMismatch(operation=operation, message=f"{status} body is not OpenAI's error shape: {sorted(body) if isinstance(body, dict) else type(body).__name__}")
+    if not isinstance(error["message"], str) or not error["message"] or not isinstance(error["type"], str):
+        raise ErrorShapeMismatch(operation=operation, message=f"{status} error.message or error.type is not a non-empty string")
+    code = error["code"]
+    if code not in ERROR_CODES:
+        raise ErrorShapeMismatch(operation=operation, message=f"{status} code {code!r} is not in src/core/errors.ts")
+    expected = 400 if ERROR_CODES[code] == 422 else ERROR_CODES[code]
+    if expected != status:
+        raise ErrorShapeMismatch(operation=operation, message=f"code {code} belongs to status {expected} on /v1/*, answered {status}")
     return True
 
 

@@ -2,7 +2,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Readable, Transform } from 'node:stream';
 import { parse } from 'csv-parse';
-import { MAX_TEXT_CHARS } from '../../routes/route.js';
+import { MAX_TEXT_CHARS } from '../text/limits.js';
 
 /**
  * Catalog rows, streamed: a CSV file with a header row or a JSONL file (one JSON object a line), or standard input
