@@ -263,3 +263,24 @@ export function percentile(values: readonly number[], p: number): number {
 export function median(values: readonly number[]): number {
   return percentile(values, 50);
 }
+
+/**
+ * The trend of a series as a Theil–Sen line (the median of all pairwise slopes, through the median point): V8's heap
+ * swings RSS by tens of MiB between major collections, and single low or high samples would decide a floor or a
+ * window median, while a leak moves the whole series and so the median slope. Returns the line's values at the first
+ * and the last sample's time.
+ */
+export function theilSenEnds(points: readonly { at: number; value: number }[]): { first: number; last: number } {
+  const slopes: number[] = [];
+  for (let i = 0; i < points.length; i++) {
+    for (let j = i + 1; j < points.length; j++) {
+      const dt = points[j]!.at - points[i]!.at;
+      if (dt > 0) slopes.push((points[j]!.value - points[i]!.value) / dt);
+    }
+  }
+  const slope = slopes.length ? median(slopes) : 0;
+  const intercept = median(points.map((p) => p.value - slope * p.at));
+  const at0 = points[0]?.at ?? 0;
+  const at1 = points[points.length - 1]?.at ?? 0;
+  return { first: intercept + slope * at0, last: intercept + slope * at1 };
+}
