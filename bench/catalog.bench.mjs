@@ -42,7 +42,7 @@ const { allPairsCandidates, indexCandidates, queryIndexCandidates, nodeKey, dedu
 const { createAnnIndex, ANN_PARAMS, ANN_ENGINE } = await import(dist('src/core/ann.js'));
 const { allPairsAbove } = await import(dist('src/native/index.js'));
 const { runCatalog } = await import(dist('src/core/catalog/engine.js'));
-const { getKnowledge } = await import(dist('src/core/knowledge/index.js'));
+const { parseMenuText } = await import(dist('src/core/menu-text.js'));
 const { csvLine } = await import(dist('src/core/catalog/output.js'));
 
 const warnings = [];
@@ -62,16 +62,16 @@ const realRows = shuffle(real.rows, seededRandom(7));
 console.log(`# catalog bench: ${real.rows.length} real rows from ${real.sources.join(', ')} (swiggy_menus_more left out: held-out restaurants)`);
 
 const loaded = await loadCatalogDeps(loadConfig());
-const { embedder, cleaner } = loaded.deps;
+const { embedder, knowledge } = loaded.deps;
 console.log(`# encoder ${embedder.id}, ${process.env.MENU_THREADS ?? 'all'} threads; ANN engine in use: ${ANN_ENGINE} ${JSON.stringify(ANN_PARAMS)}`);
 
 // ---------------------------------------------------------------------------------------------- names for A-C
 const NAMES = parts.has('A') || parts.has('B') || parts.has('C') ? (quick ? 5000 : 20000) : 0;
 const byKey = new Map();
 const addName = (name) => {
-  const cleaned = cleaner.clean(name).text;
-  const key = nodeKey(name, cleaned);
-  if (!byKey.has(key)) byKey.set(key, cleaned);
+  const read = parseMenuText(knowledge, name);
+  const key = nodeKey(read);
+  if (!byKey.has(key)) byKey.set(key, read.text);
 };
 for (const r of realRows) {
   if (byKey.size >= NAMES) break;
@@ -194,12 +194,12 @@ if (crossover !== null) {
 // ---------------------------------------------------------------------------------------------- C: KB resolution
 if (parts.has('C')) {
 console.log('\n## C. Knowledge-base resolution of many names at once');
-const lookup = getKnowledge().lookup;
+const lookup = knowledge.lookup;
 const fresh = texts.slice(0, quick ? 2000 : 10000); // the lookup keeps no per-text cache
 t0 = performance.now();
 for (const x of fresh) lookup.resolveDish(x);
 const lexicalUs = ((performance.now() - t0) * 1000) / fresh.length;
-const aliasCount = getKnowledge().book.dishes.reduce((s, d) => s + d.keys.length, 0);
+const aliasCount = knowledge.book.dishes.reduce((s, d) => s + d.keys.length, 0);
 const aliasIndex = createAnnIndex(dim, { capacity: aliasCount });
 aliasIndex.add(matrix.subarray(0, Math.min(aliasCount, texts.length) * dim), 0);
 t0 = performance.now();
@@ -277,11 +277,12 @@ const clustersOf = (items, outcome) => outcome.clusters.map((c) => ({ canonical:
 async function agree(items, name) {
   // Both paths get the same vectors (int8 inference quantises each batch with its own scale, so two embedding calls
   // can differ in the last digits): the comparison is of the clustering code paths.
-  const cleanedTexts = items.map((x) => cleaner.clean(x).text);
+  const read = items.map((x) => parseMenuText(knowledge, x));
+  const cleanedTexts = read.map((x) => x.text);
   const vecs = await embedder.embed(cleanedTexts);
   const byText = new Map(cleanedTexts.map((x, i) => [x, vecs[i]]));
   const same = { ...loaded.deps, embedder: { id: `${embedder.id}-agreement`, dim, embed: async (xs) => xs.map((x) => byText.get(x)) } };
-  const viaDedup = clustersOf(items, await dedupPrepared(items, cleanedTexts, vecs, { cosineThreshold: THRESHOLD, scorer: loaded.deps.scorer }));
+  const viaDedup = clustersOf(items, await dedupPrepared(knowledge, read, vecs, { cosineThreshold: THRESHOLD, scorer: loaded.deps.scorer }));
   const file = join(work, `agree-${name}.csv`);
   writeFileSync(file, csvLine(['name']) + items.map((x) => csvLine([x])).join(''));
   const out = join(work, `agree-${name}-out`);

@@ -46,13 +46,13 @@ function timeSync(fn) {
 }
 
 /** Text cleaning and tokenisation alone, before the server starts, so nothing else competes for the cores. */
-function microBenches(cleanMod, tokenizerMod, realNames, random) {
+function microBenches(knowledgeMod, tokenizerMod, realNames, random) {
   const pool = realNames.length >= MICRO_NAMES ? shuffle(realNames, random).slice(0, MICRO_NAMES) : Array.from({ length: MICRO_NAMES }, (_, i) => realNames[i % realNames.length]);
-  const lexicon = timeSync(() => cleanMod.getTextCleaner());
+  let cleaner;
+  const lexicon = timeSync(() => (cleaner = knowledgeMod.loadKnowledge().cleaner));
   const cleanRuns = [];
   let cleaned = [];
   // cleanUncached: the server remembers recent inputs (a repeat costs a lookup); this times the cleaning itself.
-  const cleaner = cleanMod.getTextCleaner();
   for (let r = 0; r < RUNS.micro; r++) cleanRuns.push(timeSync(() => (cleaned = pool.map((t) => cleaner.cleanUncached(t).text))));
   // The first pass fills the cleaner's fuzzy-correction memo; the median of the rest is the steady state a server sees.
   const steady = cleanRuns.slice(1);
@@ -82,16 +82,17 @@ function microBenches(cleanMod, tokenizerMod, realNames, random) {
 async function main() {
   const started = new Date();
   const random = seededRandom(SEED);
-  const cleanMod = await importDist('src/core/text/clean.js');
+  const knowledgeMod = await importDist('src/core/knowledge/index.js');
   const tokenizerMod = await importDist('src/core/inference/tokenizer.js');
-  const cleanText = (t) => cleanMod.clean(t).text;
+  const knowledge = knowledgeMod.loadKnowledge();
+  const cleanText = (t) => knowledge.cleaner.clean(t).text;
 
   const real = readRealMenuNames(DATA_DIR);
   const realNames = real?.names ?? syntheticMenuNames();
   report(`# machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown cpu'}, node ${process.version}, load average at start ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   report(`# texts: ${real ? `${realNames.length} real menu names from ${real.sources.join(', ')}` : `shared data not found at ${DATA_DIR}: ${realNames.length} generated names`}${QUICK ? '  [--quick: run counts cut, numbers not comparable]' : ''}`);
 
-  const micro = microBenches(cleanMod, tokenizerMod, realNames, random);
+  const micro = microBenches(knowledgeMod, tokenizerMod, realNames, random);
   // The machine's int8 GEMM peak as ONNX Runtime reaches it (MatMulInteger 1024^3, best of 15), before the server runs.
   const peak1 = await int8PeakGops(REPO_ROOT, { n: 1024, threads: 1, runs: QUICK ? 5 : 15 });
   const peak2 = await int8PeakGops(REPO_ROOT, { n: 1024, threads: 2, runs: QUICK ? 5 : 15 });

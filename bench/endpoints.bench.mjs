@@ -130,8 +130,9 @@ async function crossEncoderInProcess(realNames, cleanText) {
 async function main() {
   const started = new Date();
   const random = seededRandom(SEED);
-  const cleanMod = await importDist('src/core/text/clean.js');
-  const cleanText = (t) => cleanMod.clean(t).text;
+  const { loadKnowledge } = await importDist('src/core/knowledge/index.js');
+  const knowledge = loadKnowledge();
+  const cleanText = (t) => knowledge.cleaner.clean(t).text;
 
   const real = readRealMenuNames(DATA_DIR);
   const realNames = real?.names ?? syntheticMenuNames();
@@ -145,8 +146,7 @@ async function main() {
   const fresh = new FreshTexts(realNames, cleanText, random);
   // At start-up the server embeds every knowledge-base dish name at 384 dimensions (search concept centroids), so a
   // menu name equal to one is a cache hit for every endpoint here: such names are never handed out as fresh.
-  const { getKnowledge } = await importDist('src/core/knowledge/index.js');
-  const dishNames = getKnowledge().book.dishes.map((d) => d.name);
+  const dishNames = knowledge.book.dishes.map((d) => d.name);
   fresh.markSeen(dishNames);
   const synthetic = shuffle(syntheticMenuNames(), random);
   const warmupTexts = synthetic.slice(0, 1500);

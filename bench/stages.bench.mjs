@@ -67,7 +67,7 @@ function timedOrtBatcher(Batcher, ort, session, opts) {
 }
 
 async function main() {
-  const { getTextCleaner } = await dist('src/core/text/clean.js');
+  const { loadKnowledge } = await dist('src/core/knowledge/index.js');
   const { MenuTokenizer } = await dist('src/core/inference/tokenizer.js');
   const { MenuEncoder } = await dist('src/core/inference/encoder.js');
   const { createSession } = await dist('src/core/inference/runner.js');
@@ -81,7 +81,7 @@ async function main() {
   const names = shuffle([...new Set(real?.names ?? syntheticMenuNames())], random);
   console.log(`# machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown cpu'}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}, ORT threads ${THREADS}${QUICK ? '  [--quick]' : ''}`);
 
-  const cleaner = getTextCleaner();
+  const cleaner = loadKnowledge().cleaner;
   const model = resolveBuiltModel(undefined);
   const tokenizer = new MenuTokenizer(model.dir, DEFAULTS.maxSequenceTokens);
   const encoder = await MenuEncoder.load(model, { ...DEFAULTS, intraOpThreads: THREADS, inferenceWorkers: 0, executionProvider: 'cpu', cacheBytes: 0 });

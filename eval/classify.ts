@@ -16,9 +16,9 @@ export async function evalClassify(kit: EvalKit, sets: EvalSets, label: string):
     const s = kit.services;
     const status = classifierStatus(s.modelId);
     if (sets.side === 'dev') kit.metric('classify_status', status ?? 'null', status ? '' : classifierProblem(s.modelId) ?? '');
-    const { cleaned, vectors } = await s.embedTexts(rows.map((r) => r.text), 384);
+    const { texts, vectors } = await s.embedTexts(rows.map((r) => r.text), 384);
     const started = performance.now();
-    const predictions = predictCuisines(s.modelId, cleaned.map((c) => c.text), vectors as Float32Array[]);
+    const predictions = predictCuisines(s.knowledge, s.modelId, texts, vectors);
     const ms = performance.now() - started;
 
     let answered = 0;

@@ -52,8 +52,8 @@ export function countPairs(menu: LabelledMenu, outcome: DedupOutcome, counts: Pa
 export async function scoreDedupMenus(services: Services, menus: readonly LabelledMenu[], cosineThreshold = 0.85): Promise<PairCounts> {
   const counts: PairCounts = { tp: 0, fp: 0, fn: 0, falseMerges: [], missedPairs: [] };
   for (const menu of menus) {
-    const { cleaned, vectors } = await services.embedTexts(menu.items, 384);
-    const outcome = await dedupPrepared(menu.items, cleaned.map((c) => c.text), vectors, {
+    const { texts, vectors } = await services.embedTexts(menu.items, 384);
+    const outcome = await dedupPrepared(services.knowledge, texts, vectors, {
       cosineThreshold,
       scorer: services.matchScorer(),
     });
@@ -107,15 +107,14 @@ export async function evalDedup(kit: EvalKit, sets: EvalSets, label: string): Pr
   await section('dedup_2000_cluster_ms', async () => {
     if (!sharedAvailable()) throw new Error('../shared/data missing');
     const names = sample([...new Set(realMenuItems().map((x) => x.name))], 2000, 23);
-    const { cleaned, vectors } = await services.embedTexts(names, 384);
-    const texts = cleaned.map((c) => c.text);
+    const { texts, vectors } = await services.embedTexts(names, 384);
     const options = { cosineThreshold: 0.85, scorer: services.matchScorer() };
-    await dedupPrepared(names, texts, vectors, options); // warm: lexicons and profiles load once per process
+    await dedupPrepared(services.knowledge, texts, vectors, options); // warm: each text's reading is made once per process
     const times: number[] = [];
     let outcome: DedupOutcome | null = null;
     for (let r = 0; r < 5; r++) {
       const t0 = performance.now();
-      outcome = await dedupPrepared(names, texts, vectors, options);
+      outcome = await dedupPrepared(services.knowledge, texts, vectors, options);
       times.push(performance.now() - t0);
     }
     times.sort((a, b) => a - b);

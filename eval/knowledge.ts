@@ -32,7 +32,7 @@ export async function evalKnowledge(kit: EvalKit): Promise<void> {
   await kit.section('kb_coverage', async () => {
     if (!sharedAvailable()) throw new Error('../shared/data missing');
     const names = realMenuItems().map((x) => x.name);
-    const r = measureCoverage(names, { top: 8 });
+    const r = measureCoverage(kit.services.knowledge, names, { top: 8 });
     kit.metric('kb_coverage', r.shareWithCombos, `${r.total} item names of swiggy_menu_dumps + zomato_roorkee_menus; exact ${r.exact}, fuzzy ${r.fuzzy}, combo ${r.combo}; single-dish share ${r.share.toFixed(3)}; distinct ${r.distinct.share.toFixed(3)}`);
     kit.metric('kb_coverage_top_misses', r.misses.map((m) => `${m.name}×${m.count}`).join('; '));
   });
@@ -42,7 +42,7 @@ export async function evalKnowledge(kit: EvalKit): Promise<void> {
       const items = realMenuItems().filter((x) => x.source === source && x.diet !== null);
       let answered = 0, correct = 0;
       for (const it of items) {
-        const d = dietOf(kit.services.cleaner.clean(it.name).text).value;
+        const d = dietOf(kit.services.knowledge.cues, kit.services.cleaner.clean(it.name).text).value;
         if (d === 'unknown') continue;
         answered++;
         if ((d === 'veg') === (it.diet === 'veg')) correct++;
@@ -69,7 +69,7 @@ export async function evalKnowledge(kit: EvalKit): Promise<void> {
     for (const [name, rows] of sets) {
       let answered = 0, correct = 0;
       for (const r of rows) {
-        const c = cuisineCue(kit.services.cleaner.clean(r.text).text).value;
+        const c = cuisineCue(kit.services.knowledge.cues, kit.services.cleaner.clean(r.text).text).value;
         if (c === null) continue;
         answered++;
         if (c === r.label) correct++;

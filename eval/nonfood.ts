@@ -13,8 +13,8 @@ export async function evalNonfood(kit: EvalKit, sets: EvalSets, label: string): 
     const rows = sets.nonfood;
     const s = kit.services;
     kit.metric(`nonfood_status${label}`, nonFoodStatus(s.modelId) ?? 'null (rules and knowledge base only)');
-    const { cleaned, vectors } = await s.embedTexts(rows.map((r) => r.text), 384);
-    const verdicts = judgeNonFood(s.modelId, rows.map((r, i) => ({ original: r.text, cleaned: cleaned[i]!.text })), vectors as Float32Array[]);
+    const { texts, vectors } = await s.embedTexts(rows.map((r) => r.text), 384);
+    const verdicts = judgeNonFood(s.knowledge, s.modelId, texts, vectors);
 
     let tp = 0, fp = 0, fn = 0, rightCategory = 0;
     const perClass = new Map<string, { tp: number; fp: number; fn: number }>();

@@ -3,7 +3,8 @@ import { searchRoute } from '../src/routes/search.js';
 import type { RouteContext } from '../src/routes/route.js';
 import { realMenuItems, sharedAvailable } from './data.js';
 import type { EvalSets, MatchRow, SearchQuery } from './sets.js';
-import { conflicts, profileItem } from '../src/core/items.js';
+import { conflicts } from '../src/core/items.js';
+import { parseMenuText } from '../src/core/menu-text.js';
 import type { EvalKit } from './extra.js';
 import { typoCopies } from './typos.js';
 
@@ -88,7 +89,7 @@ export async function evalMinedDietPairs(kit: EvalKit): Promise<void> {
     }
     const words = (t: string): Set<string> => new Set(t.toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 1));
     let pairs = 0, flagged = 0, samePairs = 0, falseAlarms = 0;
-    const profileOf = (name: string) => profileItem(kit.services.cleaner.clean(name).text);
+    const profileOf = (name: string) => parseMenuText(kit.services.knowledge, name).profile;
     for (const items of byRestaurant.values()) {
       const unique = [...new Map(items.map((i) => [i.name.toLowerCase(), i])).values()];
       for (let i = 0; i < unique.length; i++) {
@@ -98,7 +99,7 @@ export async function evalMinedDietPairs(kit: EvalKit): Promise<void> {
           const shared = [...wa].filter((w) => wb.has(w)).length;
           if (shared / new Set([...wa, ...wb]).size < 0.5) continue;
           const pa = profileOf(a.name), pb = profileOf(b.name);
-          const conflict = conflicts(pa, pb).dietary_conflict;
+          const conflict = conflicts(kit.services.knowledge, pa, pb).dietary_conflict;
           if (a.veg === b.veg) {
             samePairs++;
             if (conflict) falseAlarms++;

@@ -11,7 +11,8 @@
  *  - suggestions to veg carts that the restaurant itself marks non-veg or egg (carts whose set carries the menu's own
  *    marks); must be 0.
  */
-import { profileItem, vegOrNot } from '../src/core/items.js';
+import { vegOrNot } from '../src/core/items.js';
+import { parseMenuText } from '../src/core/menu-text.js';
 import { nameKey } from '../src/core/knowledge/index.js';
 import { suggestWithDetail } from '../src/core/suggest.js';
 import { realMenuItems, sharedAvailable } from './data.js';
@@ -44,13 +45,13 @@ export async function evalSuggest(kit: EvalKit, sets: EvalSets, label: string): 
       times.push(performance.now() - started);
       if (result.cart_dietary === c.cart_dietary) dietaryAgree++;
       if (c.menu_diet) markedCarts++;
-      const cartKeys = new Set(c.cart.map((t) => nameKey(s.cleaner.clean(t).text)));
-      const cartDishes = new Set(c.cart.map((t) => profileItem(s.cleaner.clean(t).text).dish?.id).filter((d) => d !== undefined));
+      const cartKeys = new Set(c.cart.map((t) => parseMenuText(s.knowledge, t).key));
+      const cartDishes = new Set(c.cart.map((t) => parseMenuText(s.knowledge, t).profile.dish?.id).filter((d) => d !== undefined));
       for (const sug of result.suggestions) {
         suggestions++;
-        const cleaned = s.cleaner.clean(sug.item).text;
-        const dish = profileItem(cleaned).dish;
-        if (cartKeys.has(nameKey(cleaned)) || (dish && cartDishes.has(dish.id))) {
+        const suggested = parseMenuText(s.knowledge, sug.item);
+        const dish = suggested.profile.dish;
+        if (cartKeys.has(suggested.key) || (dish && cartDishes.has(dish.id))) {
           cartItemsSuggested++;
           if (sets.side === 'dev') examples.push(`in cart: ${sug.item}`);
         }
@@ -65,7 +66,7 @@ export async function evalSuggest(kit: EvalKit, sets: EvalSets, label: string): 
         if (c.cart_dietary === 'veg') {
           vegSuggestions++;
           const flagged = sourceDiet.get(nameKey(sug.item));
-          const diet = flagged ?? vegOrNot(profileItem(cleaned).diet);
+          const diet = flagged ?? vegOrNot(suggested.profile.diet);
           if (diet !== 'veg') {
             violations++;
             if (flagged) violationsBySource++;

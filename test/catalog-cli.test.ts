@@ -41,7 +41,7 @@ t.test('a catalog run and POST /dedup give identical clusters on the test menus'
   const encoder = s.requireEncoder();
   const deps: CatalogDeps = {
     embedder: { id: encoder.model.id, dim: 384, embed: (texts) => encoder.encode(texts, 384) },
-    cleaner: s.cleaner,
+    knowledge: s.knowledge,
     scorer: s.matchScorer(),
     headModelId: s.modelId,
   };

@@ -10,13 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCatalog, type CatalogDeps } from '../src/core/catalog/engine.js';
 import { runDistributedCatalog } from '../src/core/catalog/distributed.js';
-import { getTextCleaner } from '../src/core/text/clean.js';
+import { loadKnowledge } from '../src/core/knowledge/index.js';
 import { csvLine } from '../src/core/catalog/output.js';
 import { REPO_ROOT } from '../src/core/paths.js';
 import { CountingEmbedder } from './helpers/fake-embedder.js';
 import { redisSkipReason, startRedis } from './helpers/redis.js';
 
-const deps = (): CatalogDeps => ({ embedder: new CountingEmbedder(), cleaner: getTextCleaner(), scorer: null, headModelId: null });
+const knowledge = loadKnowledge();
+const deps = (): CatalogDeps => ({ embedder: new CountingEmbedder(), knowledge, scorer: null, headModelId: null });
 
 /** ~900 rows: dishes × qualifiers × noise, over several restaurants, so chunks, shards and cross-shard pairs all occur. */
 function catalogRows(): string[][] {

@@ -12,14 +12,15 @@ import { parse } from 'csv-parse/sync';
 import { runCatalog, CatalogInterrupted, type CatalogCommand, type CatalogDeps } from '../src/core/catalog/engine.js';
 import { EmbeddingStore } from '../src/core/catalog/embedding-store.js';
 import { dedupPrepared, allPairsCandidates, indexCandidates } from '../src/core/dedup.js';
-import { getTextCleaner } from '../src/core/text/clean.js';
+import { loadKnowledge } from '../src/core/knowledge/index.js';
+import { parseMenuText } from '../src/core/menu-text.js';
 import { CountingEmbedder, trigramVector } from './helpers/fake-embedder.js';
 import { csvLine } from '../src/core/catalog/output.js';
 
-const cleaner = getTextCleaner();
+const knowledge = loadKnowledge();
 
 function deps(embedder = new CountingEmbedder()): CatalogDeps {
-  return { embedder, cleaner, scorer: null, headModelId: null };
+  return { embedder, knowledge, scorer: null, headModelId: null };
 }
 
 function tempDir(t: { teardown(fn: () => void): void }): string {
@@ -282,10 +283,10 @@ t.test('index candidates = all-pairs candidates, and catalog clusters = dedupPre
   const mods = ['', ' Special', ' Combo', ' Jain', ' Large', ' Family Pack', ' with Raita', ' Dry', ' Half', ' Classic', ' Spicy', ' Tandoori'];
   const items: string[] = [];
   for (const b of bases) for (const m of mods) for (const p of ['', 'Hyderabadi ', 'Andhra ', 'Home Style ']) items.push(`${p}${b}${m}`);
-  const cleaned = items.map((x) => cleaner.clean(x).text);
-  const vectors = cleaned.map(trigramVector);
-  const exact = await dedupPrepared(items, cleaned, vectors, { cosineThreshold: 0.73, scorer: null, candidates: allPairsCandidates });
-  const indexed = await dedupPrepared(items, cleaned, vectors, { cosineThreshold: 0.73, scorer: null, candidates: indexCandidates() });
+  const texts = items.map((x) => parseMenuText(knowledge, x));
+  const vectors = texts.map((x) => trigramVector(x.text));
+  const exact = await dedupPrepared(knowledge, texts, vectors, { cosineThreshold: 0.73, scorer: null, candidates: allPairsCandidates });
+  const indexed = await dedupPrepared(knowledge, texts, vectors, { cosineThreshold: 0.73, scorer: null, candidates: indexCandidates() });
   t.ok(exact.stats.candidates > 200, `a real candidate load (${exact.stats.candidates} pairs)`);
   t.equal(indexed.stats.candidates, exact.stats.candidates, 'the index finds every pair all-pairs finds');
   t.same(indexed.clusters.map((c) => c.members), exact.clusters.map((c) => c.members), 'identical clusters');

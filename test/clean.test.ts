@@ -1,6 +1,11 @@
 import t from 'tap';
-import { clean, editDistance, hasKnownWord, loadCleaningLexicon, type NoiseKind } from '../src/core/text/clean.js';
-import { loadDishBook } from '../src/core/knowledge/dishes.js';
+import { editDistance, type NoiseKind } from '../src/core/text/clean.js';
+import { loadKnowledge } from '../src/core/knowledge/index.js';
+
+const knowledge = loadKnowledge();
+const cleaner = knowledge.cleaner;
+const clean = (text: string) => cleaner.clean(text);
+const hasKnownWord = (text: string) => cleaner.hasKnownWord(text);
 
 /*
  * Table-driven cases for the menu-text cleaner: `[input, expected clean text]`.
@@ -520,7 +525,7 @@ t.test('output is deterministic and well-formed unicode', async (t) => {
 
 t.test('every canonical dish name of the knowledge base survives cleaning', async (t) => {
   // Noise removal must never eat a dish word; the only change allowed is a fold listed in misspellings.tsv.
-  const lexicon = loadCleaningLexicon();
+  const lexicon = knowledge.cleaning;
   const fold = (s: string): string =>
     s
       .toLowerCase()
@@ -530,7 +535,7 @@ t.test('every canonical dish name of the knowledge base survives cleaning', asyn
       .map((w) => lexicon.misspellings.get(w) ?? w)
       .join(' ');
   const damaged: string[] = [];
-  const book = loadDishBook();
+  const book = knowledge.book;
   for (const dish of book.dishes) {
     const cleaned = clean(dish.name).text;
     if (fold(cleaned) !== fold(dish.name)) damaged.push(`${dish.name} → ${cleaned}`);
@@ -563,7 +568,7 @@ t.test('a listed misspelling stays as written inside a dish name whose meaning t
   t.equal(clean('Mtn Biryani').text, 'Mutton Biryani', 'the fold the dish itself spells is still made');
   t.equal(clean('Mtn Dew Mtn Curry').text, 'Mtn Dew Mutton Curry', 'only the word inside the name is kept');
   t.equal(clean('Butter Nan').text, 'Butter Naan');
-  t.same(loadCleaningLexicon().keptSpellings.get('mtn'), [['mtn', 'dew']]);
+  t.same(knowledge.cleaning.keptSpellings.get('mtn'), [['mtn', 'dew']]);
 });
 
 t.test('a letter held down folds to the word it spells', async (t) => {
@@ -574,8 +579,6 @@ t.test('a letter held down folds to the word it spells', async (t) => {
 });
 
 t.test('cleaning a repeated input returns the remembered result, identical to a fresh clean', async (t) => {
-  const { getTextCleaner } = await import('../src/core/text/clean.js');
-  const cleaner = getTextCleaner();
   const input = 'Paneer Butter Masala [Serves 2] ₹299 Bestseller 🔥';
   const first = cleaner.clean(input);
   t.equal(cleaner.clean(input), first, 'the same object the second time');

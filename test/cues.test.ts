@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import {
   categoryOf,
   cuisineCue,
-  cueLexicons,
   dietOf,
   loadCueLexicons,
   menuTextCues,
@@ -16,6 +15,10 @@ import type { DietCue } from '../src/core/knowledge/cues.js';
 import { CUISINE_LABELS } from '../src/core/knowledge/dishes.js';
 import type { Course, Cuisine, Protein } from '../src/core/knowledge/dishes.js';
 import { KNOWLEDGE_DIR } from '../src/core/paths.js';
+import { loadKnowledge } from '../src/core/knowledge/index.js';
+
+const lex = loadKnowledge().cues;
+const tokenize = (text: string) => tokenizeMenuText(text, lex.boundaries);
 
 // ---------------------------------------------------------------------------------------------------------------
 // dietOf
@@ -178,34 +181,34 @@ const DIET_CASES: readonly (readonly [string, DietCue])[] = [
 
 t.test('dietOf: table', async (t) => {
   t.ok(DIET_CASES.length >= 100, `${DIET_CASES.length} cases`);
-  for (const [text, want] of DIET_CASES) t.equal(dietOf(text).value, want, text);
+  for (const [text, want] of DIET_CASES) t.equal(dietOf(lex, text).value, want, text);
 });
 
 t.test('dietOf: evidence and confidence explain the answer', async (t) => {
-  const seekh = dietOf('Veg Seekh Kebab');
+  const seekh = dietOf(lex, 'Veg Seekh Kebab');
   t.same(seekh.evidence, ['veg seekh', 'veg']);
   t.equal(seekh.confidence, 0.95);
-  const eggChicken = dietOf('Egg Chicken Roll');
+  const eggChicken = dietOf(lex, 'Egg Chicken Roll');
   t.same(eggChicken.evidence, ['egg', 'chicken']);
-  const byDefault = dietOf('Seekh Kebab');
+  const byDefault = dietOf(lex, 'Seekh Kebab');
   t.equal(byDefault.value, 'non_veg');
-  t.ok(byDefault.confidence < dietOf('Mutton Seekh Kebab').confidence, 'an implied meat is less certain than a named one');
-  t.same(dietOf('Drumstick Sambar').evidence, ['drumstick sambar']);
-  t.same(dietOf('Eggless Chocolate Truffle Cake 500g').evidence, ['eggless']);
-  const unknown = dietOf('Chef Special');
+  t.ok(byDefault.confidence < dietOf(lex, 'Mutton Seekh Kebab').confidence, 'an implied meat is less certain than a named one');
+  t.same(dietOf(lex, 'Drumstick Sambar').evidence, ['drumstick sambar']);
+  t.same(dietOf(lex, 'Eggless Chocolate Truffle Cake 500g').evidence, ['eggless']);
+  const unknown = dietOf(lex, 'Chef Special');
   t.equal(unknown.confidence, 0);
   t.same(unknown.evidence, []);
-  t.ok(dietOf('Aloo Gobi').confidence < dietOf('Pure Veg Thali').confidence, 'an explicit veg marker is surer than veg ingredients');
+  t.ok(dietOf(lex, 'Aloo Gobi').confidence < dietOf(lex, 'Pure Veg Thali').confidence, 'an explicit veg marker is surer than veg ingredients');
 });
 
 t.test('dietOf: a veg marker turns only the meat it qualifies', async (t) => {
   // adjacent marker → veg copy; the same marker in another part of a combo does not reach the meat
-  t.equal(dietOf('Veg Chicken').value, 'veg');
-  t.equal(dietOf('Veg + Chicken').value, 'non_veg');
-  t.equal(dietOf('Veg Burger, Chicken Wings').value, 'non_veg');
+  t.equal(dietOf(lex, 'Veg Chicken').value, 'veg');
+  t.equal(dietOf(lex, 'Veg + Chicken').value, 'non_veg');
+  t.equal(dietOf(lex, 'Veg Burger, Chicken Wings').value, 'non_veg');
   // a substitute (paneer, mushroom) undoes a default word but never a named meat
-  t.equal(dietOf('Paneer Seekh').value, 'veg');
-  t.equal(dietOf('Paneer Chicken Seekh').value, 'non_veg');
+  t.equal(dietOf(lex, 'Paneer Seekh').value, 'veg');
+  t.equal(dietOf(lex, 'Paneer Chicken Seekh').value, 'non_veg');
 });
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -326,19 +329,19 @@ const PROTEIN_CASES: readonly (readonly [string, Protein | null])[] = [
 
 t.test('proteinOf: table', async (t) => {
   t.ok(PROTEIN_CASES.length >= 100, `${PROTEIN_CASES.length} cases`);
-  for (const [text, want] of PROTEIN_CASES) t.equal(proteinOf(text).value, want, text);
+  for (const [text, want] of PROTEIN_CASES) t.equal(proteinOf(lex, text).value, want, text);
 });
 
 t.test('proteinOf: named proteins are surer than implied ones', async (t) => {
-  const implied = proteinOf('Keema Pav');
-  const named = proteinOf('Mutton Keema Pav');
+  const implied = proteinOf(lex, 'Keema Pav');
+  const named = proteinOf(lex, 'Mutton Keema Pav');
   t.equal(implied.value, 'mutton');
   t.equal(named.value, 'mutton');
   t.ok(implied.confidence < named.confidence);
-  t.same(proteinOf('Chicken Keema').evidence, ['chicken']);
-  t.same(proteinOf('Fish & Prawn Platter').evidence, ['fish', 'prawn']);
-  t.equal(proteinOf('Aloo Gobi').confidence, 0);
-  t.ok(proteinOf('Chicken and Mutton Biryani').confidence < proteinOf('Chicken Biryani').confidence, 'two meats: less sure');
+  t.same(proteinOf(lex, 'Chicken Keema').evidence, ['chicken']);
+  t.same(proteinOf(lex, 'Fish & Prawn Platter').evidence, ['fish', 'prawn']);
+  t.equal(proteinOf(lex, 'Aloo Gobi').confidence, 0);
+  t.ok(proteinOf(lex, 'Chicken and Mutton Biryani').confidence < proteinOf(lex, 'Chicken Biryani').confidence, 'two meats: less sure');
 });
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -462,17 +465,17 @@ const COURSE_CASES: readonly (readonly [string, Course])[] = [
 
 t.test('categoryOf: table', async (t) => {
   t.ok(COURSE_CASES.length >= 100, `${COURSE_CASES.length} cases`);
-  for (const [text, want] of COURSE_CASES) t.equal(categoryOf(text).value, want, text);
+  for (const [text, want] of COURSE_CASES) t.equal(categoryOf(lex, text).value, want, text);
 });
 
 t.test('categoryOf: the head word decides, and no cue is a low-confidence main', async (t) => {
-  t.same(categoryOf('Chicken Tikka Masala').evidence, ['tikka', 'masala']);
-  const none = categoryOf('Chef Special');
+  t.same(categoryOf(lex, 'Chicken Tikka Masala').evidence, ['tikka', 'masala']);
+  const none = categoryOf(lex, 'Chef Special');
   t.equal(none.value, 'main');
   t.equal(none.confidence, 0.3);
   t.same(none.evidence, []);
-  t.ok(categoryOf('Mango Lassi').confidence > categoryOf('Chicken Tikka Masala').confidence, 'agreeing cues are surer');
-  t.same(categoryOf('Burger + Fries + Coke').evidence, ['burger', 'fries', 'coke']);
+  t.ok(categoryOf(lex, 'Mango Lassi').confidence > categoryOf(lex, 'Chicken Tikka Masala').confidence, 'agreeing cues are surer');
+  t.same(categoryOf(lex, 'Burger + Fries + Coke').evidence, ['burger', 'fries', 'coke']);
 });
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -602,58 +605,56 @@ const CUISINE_CASES: readonly (readonly [string, Cuisine | null])[] = [
 
 t.test('cuisineCue: table', async (t) => {
   t.ok(CUISINE_CASES.length >= 100, `${CUISINE_CASES.length} cases`);
-  for (const [text, want] of CUISINE_CASES) t.equal(cuisineCue(text).value, want, text);
+  for (const [text, want] of CUISINE_CASES) t.equal(cuisineCue(lex, text).value, want, text);
   const covered = new Set(CUISINE_CASES.map(([, c]) => c));
   for (const label of CUISINE_LABELS) t.ok(covered.has(label), `a case for ${label}`);
 });
 
 t.test('cuisineCue: strong beats weak, the last strong cue is the dish form', async (t) => {
-  const pizza = cuisineCue('Tandoori Paneer Pizza');
+  const pizza = cuisineCue(lex, 'Tandoori Paneer Pizza');
   t.same(pizza.evidence, ['tandoori', 'paneer', 'pizza']);
   t.equal(pizza.confidence, 0.85, 'weak cues do not lower a single strong cue');
-  const weak = cuisineCue('Paneer Tikka');
+  const weak = cuisineCue(lex, 'Paneer Tikka');
   t.equal(weak.confidence, 0.5);
-  const fusion = cuisineCue('Schezwan Dosa');
+  const fusion = cuisineCue(lex, 'Schezwan Dosa');
   t.equal(fusion.value, 'South Indian');
   t.equal(fusion.confidence, 0.65, 'two strong cues of different cuisines: less sure');
-  t.equal(cuisineCue('Chef Special').confidence, 0);
+  t.equal(cuisineCue(lex, 'Chef Special').confidence, 0);
 });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Words, lexicons and loading
 
 t.test('tokenizeMenuText: folding, glued digits and parts', async (t) => {
-  t.same(tokenizeMenuText("Domino's Crème Brûlée").map((w) => w.word), ['dominos', 'creme', 'brulee']);
-  t.same(tokenizeMenuText('2Pc Wings+4Pc Boneless').map((w) => w.word), ['2', 'pc', 'wings', '4', 'pc', 'boneless']);
-  const parts = tokenizeMenuText('Burger + Fries with Coke (Large)');
+  t.same(tokenize("Domino's Crème Brûlée").map((w) => w.word), ['dominos', 'creme', 'brulee']);
+  t.same(tokenize('2Pc Wings+4Pc Boneless').map((w) => w.word), ['2', 'pc', 'wings', '4', 'pc', 'boneless']);
+  const parts = tokenize('Burger + Fries with Coke (Large)');
   t.same(parts.map((w) => w.seg), [0, 1, 2, 2, 3]);
   t.same(parts.map((w) => w.dish), [0, 1, 2, 2, 3]);
-  const joined = tokenizeMenuText('Paneer and Onion Pizza');
+  const joined = tokenize('Paneer and Onion Pizza');
   t.same(joined.map((w) => w.seg), [0, 1, 1, 1], '"and" ends a part for diet and course');
   t.same(joined.map((w) => w.dish), [0, 0, 0, 0], 'but not a dish for cuisine');
   t.same(parts.map((w) => w.hardBreakBefore), [false, true, false, false, true]);
-  t.same(tokenizeMenuText('Mac & Cheese').map((w) => w.word), ['mac', 'and', 'cheese']);
-  t.same(tokenizeMenuText('Nuggets - 2 Pc').map((w) => w.seg), [0, 1, 1]);
-  t.same(tokenizeMenuText('Egg-free').map((w) => w.seg), [0, 0], 'a hyphen joins words');
-  t.same(tokenizeMenuText('मुर्ग़ मखनी').map((w) => w.word).length, 2);
-  t.same(tokenizeMenuText('wings')[0]!.singulars, ['wing']);
-  t.same(tokenizeMenuText('potatoes')[0]!.singulars, ['potatoe', 'potato']);
-  t.same(tokenizeMenuText('boneless')[0]!.singulars, [], '-ss words are not plurals');
+  t.same(tokenize('Mac & Cheese').map((w) => w.word), ['mac', 'and', 'cheese']);
+  t.same(tokenize('Nuggets - 2 Pc').map((w) => w.seg), [0, 1, 1]);
+  t.same(tokenize('Egg-free').map((w) => w.seg), [0, 0], 'a hyphen joins words');
+  t.same(tokenize('मुर्ग़ मखनी').map((w) => w.word).length, 2);
+  t.same(tokenize('wings')[0]!.singulars, ['wing']);
+  t.same(tokenize('potatoes')[0]!.singulars, ['potatoe', 'potato']);
+  t.same(tokenize('boneless')[0]!.singulars, [], '-ss words are not plurals');
 });
 
 t.test('menuTextCues agrees with the four single calls', async (t) => {
   for (const text of ['Veg Seekh Kebab', 'Chicken Dum Biryani [Serves 2] ₹299 Bestseller', 'Eggless Chocolate Truffle Cake 500g', 'Drumstick Sambar']) {
-    const all = menuTextCues(text);
-    t.same(all.diet, dietOf(text), `diet ${text}`);
-    t.same(all.protein, proteinOf(text), `protein ${text}`);
-    t.same(all.course, categoryOf(text), `course ${text}`);
-    t.same(all.cuisine, cuisineCue(text), `cuisine ${text}`);
+    const all = menuTextCues(lex, text);
+    t.same(all.diet, dietOf(lex, text), `diet ${text}`);
+    t.same(all.protein, proteinOf(lex, text), `protein ${text}`);
+    t.same(all.course, categoryOf(lex, text), `course ${text}`);
+    t.same(all.cuisine, cuisineCue(lex, text), `cuisine ${text}`);
   }
 });
 
-t.test('the lexicons load once and are big enough to be useful', async (t) => {
-  const lex = cueLexicons();
-  t.equal(cueLexicons(), lex, 'cached');
+t.test('the lexicons are big enough to be useful', async (t) => {
   t.ok(lex.diet.size >= 300, `diet ${lex.diet.size}`);
   t.ok(lex.protein.size >= 200, `protein ${lex.protein.size}`);
   t.ok(lex.course.size >= 300, `category ${lex.course.size}`);
@@ -671,75 +672,75 @@ function knowledgeCopyWith(file: string, edit: (text: string) => string): string
 }
 
 t.test('loadCueLexicons rejects broken knowledge with file:line', async (t) => {
-  t.doesNotThrow(() => loadCueLexicons(knowledgeCopyWith('diet.tsv', (s) => s)));
+  t.doesNotThrow(() => loadCueLexicons(knowledgeCopyWith('diet.tsv', (s) => s), lex.boundaries));
   t.throws(
-    () => loadCueLexicons(knowledgeCopyWith('diet.tsv', (s) => s + '\nchicken\tveg\tduplicate\n')),
+    () => loadCueLexicons(knowledgeCopyWith('diet.tsv', (s) => s + '\nchicken\tveg\tduplicate\n'), lex.boundaries),
     /diet\.tsv:\d+: keyword "chicken" repeats/,
   );
   t.throws(
-    () => loadCueLexicons(knowledgeCopyWith('protein.tsv', (s) => s + '\nyak\tyak\t\n')),
+    () => loadCueLexicons(knowledgeCopyWith('protein.tsv', (s) => s + '\nyak\tyak\t\n'), lex.boundaries),
     /protein\.tsv:\d+: protein "yak" is not one of/,
   );
   t.throws(
-    () => loadCueLexicons(knowledgeCopyWith('cuisine_cues.tsv', (s) => s + '\nhaggis\tScottish\tstrong\n')),
+    () => loadCueLexicons(knowledgeCopyWith('cuisine_cues.tsv', (s) => s + '\nhaggis\tScottish\tstrong\n'), lex.boundaries),
     /cuisine_cues\.tsv:\d+: cuisine "Scottish"/,
   );
   t.throws(
-    () => loadCueLexicons(knowledgeCopyWith('cuisine_cues.tsv', (s) => s + '\nhaggis\tEuropean\tmedium\n')),
+    () => loadCueLexicons(knowledgeCopyWith('cuisine_cues.tsv', (s) => s + '\nhaggis\tEuropean\tmedium\n'), lex.boundaries),
     /strength "medium"/,
   );
   t.throws(
-    () => loadCueLexicons(knowledgeCopyWith('category.tsv', (s) => s.replace('keyword\tcourse\tnote', 'keyword\tcourse'))),
+    () => loadCueLexicons(knowledgeCopyWith('category.tsv', (s) => s.replace('keyword\tcourse\tnote', 'keyword\tcourse')), lex.boundaries),
     /header must be/,
   );
   t.throws(
-    () => loadCueLexicons(knowledgeCopyWith('category.tsv', (s) => s + '\nfoo (bar)\tmain\t\n')),
+    () => loadCueLexicons(knowledgeCopyWith('category.tsv', (s) => s + '\nfoo (bar)\tmain\t\n'), lex.boundaries),
     /contains a part break/,
   );
   // A keyword written with different spacing or accents is the same keyword.
   t.throws(
-    () => loadCueLexicons(knowledgeCopyWith('diet.tsv', (s) => s + '\nCHICKEN\tnon_veg\t\n')),
+    () => loadCueLexicons(knowledgeCopyWith('diet.tsv', (s) => s + '\nCHICKEN\tnon_veg\t\n'), lex.boundaries),
     /repeats/,
   );
   // flavours.tsv: a keyword may carry several tags, one row each, but not the same tag twice or an unknown tag.
-  t.doesNotThrow(() => loadCueLexicons(knowledgeCopyWith('flavours.tsv', (s) => s + '\nzzberry\tfruity\t-\nzzberry\tsweet\t-\n')));
+  t.doesNotThrow(() => loadCueLexicons(knowledgeCopyWith('flavours.tsv', (s) => s + '\nzzberry\tfruity\t-\nzzberry\tsweet\t-\n'), lex.boundaries));
   t.throws(
-    () => loadCueLexicons(knowledgeCopyWith('flavours.tsv', (s) => s + '\nzzberry\tfruity\t-\nZZBerry\tfruity\t-\n')),
+    () => loadCueLexicons(knowledgeCopyWith('flavours.tsv', (s) => s + '\nzzberry\tfruity\t-\nZZBerry\tfruity\t-\n'), lex.boundaries),
     /flavours\.tsv:\d+: "ZZBerry" is already tagged fruity/,
   );
-  t.throws(() => loadCueLexicons(knowledgeCopyWith('flavours.tsv', (s) => s + '\nzzberry\tberryish\t-\n')), /tag "berryish" is not one of/);
-  t.throws(() => loadCueLexicons(knowledgeCopyWith('flavours.tsv', (s) => s + '\nzzberry\tfruity\t-\nzzberry\t-\t-\n')), /stop phrase and a tagged keyword/);
+  t.throws(() => loadCueLexicons(knowledgeCopyWith('flavours.tsv', (s) => s + '\nzzberry\tberryish\t-\n'), lex.boundaries), /tag "berryish" is not one of/);
+  t.throws(() => loadCueLexicons(knowledgeCopyWith('flavours.tsv', (s) => s + '\nzzberry\tfruity\t-\nzzberry\t-\t-\n'), lex.boundaries), /stop phrase and a tagged keyword/);
 });
 
 t.test("flavourTagsOf: the tags an item's own words give it", async (t) => {
   const { flavourTagsOf } = await import('../src/core/knowledge/cues.js');
-  const has = (text: string, tags: string[]) => t.ok(tags.every((x) => flavourTagsOf(text).includes(x as never)), `${text} is ${tags.join(', ')} (got ${flavourTagsOf(text).join(', ')})`);
+  const has = (text: string, tags: string[]) => t.ok(tags.every((x) => flavourTagsOf(lex, text).includes(x as never)), `${text} is ${tags.join(', ')} (got ${flavourTagsOf(lex, text).join(', ')})`);
   has('Black Current Shake', ['fruity', 'cold_drink']);
   has('Coffee Walnut Ice Cream 100ml', ['nutty']);
   has('Schezwan Margherita', ['spicy']);
   has('Death by Chocolate', ['chocolate']);
   has('Kesar Pista Kulfi', ['nutty']);
   // Longest keyword first: the cream of "ice cream" is not a creamy sauce.
-  t.notOk(flavourTagsOf('Vanilla Ice Cream').includes('creamy'), 'ice cream is not creamy');
-  t.same(flavourTagsOf('Butter Naan'), [], 'butter is not a flavour word');
-  t.same(flavourTagsOf('Hot Dog'), [], 'hot alone is not spicy');
-  t.notOk(flavourTagsOf('Cottage Cheese Tikka').includes('cheesy'), 'a stop phrase consumes its words: cottage cheese is paneer');
+  t.notOk(flavourTagsOf(lex, 'Vanilla Ice Cream').includes('creamy'), 'ice cream is not creamy');
+  t.same(flavourTagsOf(lex, 'Butter Naan'), [], 'butter is not a flavour word');
+  t.same(flavourTagsOf(lex, 'Hot Dog'), [], 'hot alone is not spicy');
+  t.notOk(flavourTagsOf(lex, 'Cottage Cheese Tikka').includes('cheesy'), 'a stop phrase consumes its words: cottage cheese is paneer');
   // A menu's own labels: the small plate beside its thalis, its kids' items, its healthy bowl.
   has('Palak Paneer - Light Meal', ['light']);
   has('Kids Cheese Margherita Combo', ['kids']);
   has('Millet Dal Khichdi Bowl - Healthy', ['healthy']);
-  t.notOk(flavourTagsOf('Chicken De-light Pizza').includes('light'), 'a light alone is no light meal');
+  t.notOk(flavourTagsOf(lex, 'Chicken De-light Pizza').includes('light'), 'a light alone is no light meal');
 });
 
 t.test('dietMarkers: egg-free words and veg / non-veg markers come from the diet lexicon, in any of its languages', async (t) => {
   const { dietMarkers } = await import('../src/core/knowledge/cues.js');
-  t.same(dietMarkers('Eggless Opium Cake'), { eggFree: true, vegOrNonVeg: false, unmarkedWords: ['eggless', 'opium', 'cake'], markerWords: [] });
-  t.equal(dietMarkers('Non Veg Singapore Noodles').vegOrNonVeg, true);
-  t.same(dietMarkers('Non Veg Singapore Noodles').unmarkedWords, ['singapore', 'noodles'], 'the whole marker is taken out');
-  t.same(dietMarkers('Non Veg Singapore Noodles').markerWords, ['non', 'veg'], 'and listed');
-  t.equal(dietMarkers('Pure Veg Thali').vegOrNonVeg, true);
-  t.equal(dietMarkers('Hamburguesa Vegetariana').vegOrNonVeg, true);
-  t.equal(dietMarkers('Soya Chaap').vegOrNonVeg, false, 'soya names what the dish is made of, not which twin it is');
-  t.equal(dietMarkers('Chicken Tikka').vegOrNonVeg, false, 'a meat word is not a marker');
-  t.equal(dietMarkers('Cake without egg').eggFree, true);
+  t.same(dietMarkers(lex, 'Eggless Opium Cake'), { eggFree: true, vegOrNonVeg: false, unmarkedWords: ['eggless', 'opium', 'cake'], markerWords: [] });
+  t.equal(dietMarkers(lex, 'Non Veg Singapore Noodles').vegOrNonVeg, true);
+  t.same(dietMarkers(lex, 'Non Veg Singapore Noodles').unmarkedWords, ['singapore', 'noodles'], 'the whole marker is taken out');
+  t.same(dietMarkers(lex, 'Non Veg Singapore Noodles').markerWords, ['non', 'veg'], 'and listed');
+  t.equal(dietMarkers(lex, 'Pure Veg Thali').vegOrNonVeg, true);
+  t.equal(dietMarkers(lex, 'Hamburguesa Vegetariana').vegOrNonVeg, true);
+  t.equal(dietMarkers(lex, 'Soya Chaap').vegOrNonVeg, false, 'soya names what the dish is made of, not which twin it is');
+  t.equal(dietMarkers(lex, 'Chicken Tikka').vegOrNonVeg, false, 'a meat word is not a marker');
+  t.equal(dietMarkers(lex, 'Cake without egg').eggFree, true);
 });

@@ -4,8 +4,15 @@
  */
 import t from 'tap';
 import { OPERATOR_KEY, call, startTestServer } from './helpers/server.js';
-import { dedupPrepared, definingWordDifference, MAX_PAIRWISE_SCORES } from '../src/core/dedup.js';
-import { getKnowledge } from '../src/core/knowledge/index.js';
+import { dedupPrepared as dedupIn, definingWordDifference as differenceIn, MAX_PAIRWISE_SCORES, type DedupOptions } from '../src/core/dedup.js';
+import { loadKnowledge } from '../src/core/knowledge/index.js';
+import { parseCleanedText } from '../src/core/menu-text.js';
+
+const knowledge = loadKnowledge();
+const definingWordDifference = (a: string, b: string, synonyms = false) => differenceIn(knowledge, a, b, synonyms);
+/** Dedup of names that are already clean (made-up words the cleaner must not touch). */
+const dedupPrepared = (names: string[], vectors: Float32Array[], options: DedupOptions) =>
+  dedupIn(knowledge, names.map((n) => parseCleanedText(knowledge, n)), vectors, options);
 
 const auth = { 'x-api-key': OPERATOR_KEY };
 
@@ -42,7 +49,7 @@ const MENU = [
 ];
 
 t.test('/dedup through HTTP', async (t) => {
-  const srv = await startTestServer();
+  const srv = await startTestServer({}, undefined, true, knowledge);
   t.teardown(() => srv.close());
   const dedup = (body: object, headers: Record<string, string> = auth) => call<DedupBody>(srv.url, 'POST', '/dedup', body, headers);
 
@@ -199,7 +206,7 @@ t.test('/dedup through HTTP', async (t) => {
   });
 
   t.test('2000 items: size variants of 1000 dishes found, fast once embedded', async (t) => {
-    const names = [...new Set(getKnowledge().book.dishes.map((d) => d.name))].filter((n) => /^[A-Za-z ]+$/.test(n)).slice(0, 1000);
+    const names = [...new Set(knowledge.book.dishes.map((d) => d.name))].filter((n) => /^[A-Za-z ]+$/.test(n)).slice(0, 1000);
     t.equal(names.length, 1000);
     const items = [...names, ...names.map((n, i) => `${n} ${['(Half)', '[Full]', '₹249', 'Regular'][i % 4]}`)];
     const first = await dedup({ items });
@@ -230,10 +237,10 @@ t.test('clustering core: anti-chaining on constructed vectors', async (t) => {
     }
     vectors.push(v);
   }
-  const outcome = await dedupPrepared(names, names, vectors, { cosineThreshold: 0.85, scorer: null });
+  const outcome = await dedupPrepared(names, vectors, { cosineThreshold: 0.85, scorer: null });
   t.same(outcome.clusters.map((c) => c.members), [[0, 1, 2], [3, 4]], 'the core (B) keeps its neighbours; D and E form their own group');
   t.equal(outcome.stats.chainSplits, 1);
-  const loose = await dedupPrepared(names, names, vectors, { cosineThreshold: 0.5, scorer: null });
+  const loose = await dedupPrepared(names, vectors, { cosineThreshold: 0.5, scorer: null });
   t.same(loose.clusters.map((c) => c.members), [[0, 1, 2, 3, 4]], 'a lower threshold groups more aggressively');
 });
 

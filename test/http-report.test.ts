@@ -3,7 +3,7 @@
  */
 import t from 'tap';
 import { OPERATOR_KEY, call, startTestServer } from './helpers/server.js';
-import { CUISINE_LABELS, getKnowledge } from '../src/core/knowledge/index.js';
+import { CUISINE_LABELS } from '../src/core/knowledge/index.js';
 import { effectiveCuisines, qualityScore } from '../src/core/report.js';
 import { classifierStatus } from '../src/core/classify.js';
 
@@ -97,7 +97,7 @@ t.test('/report through HTTP', async (t) => {
   });
 
   t.test('top clusters: at most ten, the largest', async (t) => {
-    const names = getKnowledge().book.dishes.map((d) => d.name).filter((n) => /^[A-Za-z ]+$/.test(n)).slice(0, 14);
+    const names = srv.services.knowledge.book.dishes.map((d) => d.name).filter((n) => /^[A-Za-z ]+$/.test(n)).slice(0, 14);
     // Dish k appears k % 4 + 2 times (as sized variants): sizes 2..5.
     const items = names.flatMap((n, k) => Array.from({ length: (k % 4) + 2 }, (_, j) => `${n} ${['Half', 'Full', '₹199', '(Regular)', '[Serves 2]'][j]}`));
     const b = (await report({ items })).body;
@@ -168,7 +168,7 @@ t.test('/report through HTTP', async (t) => {
   });
 
   t.test('2000 items', async (t) => {
-    const names = [...new Set(getKnowledge().book.dishes.map((d) => d.name))].slice(0, 1500);
+    const names = [...new Set(srv.services.knowledge.book.dishes.map((d) => d.name))].slice(0, 1500);
     const items = [...names, ...names.slice(0, 500).map((n) => `${n} (Half) ₹149`)];
     const r = await report({ items, restaurant_name: 'Everything House' });
     t.equal(r.status, 200);

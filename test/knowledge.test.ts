@@ -8,13 +8,16 @@ import {
   CUISINE_LABELS,
   MIN_DISHES_PER_CUISINE,
   MIN_DISHES_TOTAL,
-  getKnowledge,
   loadDishBook,
   loadKnowledge,
   validateKnowledge,
 } from '../src/core/knowledge/index.js';
-import { splitCombo } from '../src/core/knowledge/lookup.js';
+import { lookupWords, splitCombo } from '../src/core/knowledge/lookup.js';
+import { WORD_LIST_FILES } from '../src/core/knowledge/words.js';
 import { measureCoverage } from '../src/core/knowledge/coverage.js';
+
+/** The checkout's knowledge, loaded once for this file. */
+const knowledge = loadKnowledge();
 
 const HEADER = 'name\tcuisine\tcourse\tdiet\tprotein\ttags\taliases';
 
@@ -113,6 +116,41 @@ t.test('validateKnowledge collects the problems a single loader cannot see', asy
   rmSync(dir, { recursive: true, force: true });
 });
 
+t.test('the word lists of the rules load from the lexicon, and a broken one fails the load with file:line', async (t) => {
+  const words = knowledge.words;
+  t.ok(words.queryFiller.has('something') && words.queryFiller.has('kuch'), 'query filler words');
+  t.same([...words.numbers.serving].slice(0, 3), [['one', 1], ['two', 2], ['three', 3]], 'number words keep their value and order');
+  t.equal(words.numbers.serving.get('chaar'), 4);
+  t.notOk(words.numbers.spelledCount.has('eleven'), 'each rule reads only its own kind');
+  t.same(words.preparationPhrases[0], ['no', 'onion', 'no', 'garlic'], 'phrases keep file order, longest first');
+  t.same(words.combo.chainMealCode, ['EVM', 'HM'], 'chain meal codes keep their case');
+  t.ok(words.nonFoodCues.get('garment')!.includes('t ?-?shirts?'), 'non-food cue lists are pattern alternatives');
+  t.ok(knowledge.comboPattern.test('hm chicken mcgrill'), 'the combo pattern reads chain codes in any case');
+  t.equal(knowledge.singular('fries'), 'fries', 'a keep-final-s word keeps its s');
+  t.equal(knowledge.singular('momos'), 'momo');
+  for (const spec of WORD_LIST_FILES) t.ok((words.counts[spec.file] ?? 0) > 0, `${spec.file} has entries`);
+
+  const broken: { name: string; file: string; edit: (text: string) => string; error: RegExp }[] = [
+    { name: 'an unknown kind', file: 'query_words.tsv', edit: (s) => `${s}\nzzz\tmeal_words\n`, error: /query_words\.tsv:\d+: kind "meal_words" is not one of meal_word, negator, cuisine_filler/ },
+    { name: 'a word listed twice in one kind', file: 'accompaniments.txt', edit: (s) => `${s}\nraita\n`, error: /accompaniments\.txt entry \d+: "raita" is listed twice/ },
+    { name: 'a phrase where a word belongs', file: 'filler_words.tsv', edit: (s) => `${s}\nhouse special\tlookup\n`, error: /filler_words\.tsv:\d+: "house special" must be one word/ },
+    { name: 'an upper-case word', file: 'piece_words.txt', edit: (s) => `${s}\nPlate\n`, error: /piece_words\.txt entry \d+: "Plate" must be lower case/ },
+    { name: 'a number word without a value', file: 'number_words.tsv', edit: (s) => `${s}\nthirty\tmany\tserving\n`, error: /number_words\.tsv:\d+: value "many" is not a positive whole number/ },
+    { name: 'a pattern that does not compile', file: 'nonfood_cues.tsv', edit: (s) => `${s}\nshirt(s\tgarment\n`, error: /nonfood_cues\.tsv:\d+: "shirt\(s" is not a valid pattern/ },
+    { name: 'a tag that is not a tag', file: 'tag_roles.tsv', edit: (s) => `${s}\ncurry\tkind\n`, error: /tag_roles\.tsv:\d+: "curry" is not a tag/ },
+    { name: 'a cuisine that is not a label', file: 'cuisine_queries.tsv', edit: (s) => `${s}\nscottish\tScottish\n`, error: /cuisine_queries\.tsv:\d+: cuisine "Scottish" is not one of/ },
+    { name: 'an empty file', file: 'boundary_words.tsv', edit: () => '', error: /lexicon\/boundary_words\.tsv (?:is missing|has no entries)/ },
+  ];
+  for (const c of broken) {
+    const dir = scratchKnowledge({ 'a.tsv': 'Paneer Tikka\tNorth Indian\tside\tveg\tpaneer\tgrilled\t-' });
+    const path = join(dir, 'lexicon', c.file);
+    writeFileSync(path, c.edit(readFileSync(path, 'utf8')));
+    t.throws(() => loadKnowledge(dir), c.error, c.name);
+    t.match(validateKnowledge(dir).problems.join('\n'), c.error, `${c.name}: check:knowledge reports it`);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 t.test('the real knowledge base loads, validates and covers every cuisine label', async (t) => {
   const started = performance.now();
   const fresh = loadKnowledge(KNOWLEDGE_DIR);
@@ -130,8 +168,8 @@ t.test('the real knowledge base loads, validates and covers every cuisine label'
   t.ok(report.aliases > report.dishes * 2, 'dishes carry aliases');
   t.ok(report.hardNegatives > 0 && Object.values(report.nonFood).every((n) => n > 0), 'hard negatives and non-food exemplars present');
 
-  const k = getKnowledge();
-  t.equal(getKnowledge(), k, 'getKnowledge is a singleton');
+  const k = knowledge;
+  t.ok(Object.isFrozen(k), 'the knowledge is frozen');
   const names = new Set(k.book.dishes.map((d) => d.name.toLowerCase()));
   t.equal(names.size, k.book.dishes.length, 'canonical names are unique');
   // Every ambiguous name is an alias of at least two dishes, and resolves to none of them.
@@ -239,7 +277,7 @@ const RESOLVE_CASES: [string, string | null, ('exact' | 'fuzzy')?][] = [
 ];
 
 t.test('resolveDish: a dish named twice ("X (Y)") is that dish; two different dishes are not', async (t) => {
-  const k = getKnowledge();
+  const k = knowledge;
   const twice = k.resolveDish('Mosambi Juice Sweet Lime Juice');
   t.equal(twice?.dish.name, 'Mosambi Juice');
   t.equal(twice?.how, 'exact', 'both halves are names of the dish');
@@ -247,7 +285,7 @@ t.test('resolveDish: a dish named twice ("X (Y)") is that dish; two different di
 });
 
 t.test('resolveDish: exact, aliases, transliteration, fuzzy and traps', async (t) => {
-  const k = getKnowledge();
+  const k = knowledge;
   t.ok(RESOLVE_CASES.length >= 60, `${RESOLVE_CASES.length} cases`);
   for (const [text, expected, how] of RESOLVE_CASES) {
     const m = k.resolveDish(text);
@@ -263,7 +301,7 @@ t.test('resolveDish: exact, aliases, transliteration, fuzzy and traps', async (t
 });
 
 t.test('a fuzzy match never crosses a protein or diet word', async (t) => {
-  const k = getKnowledge();
+  const k = knowledge;
   // Every dish name with one protein or diet word swapped for another: it must resolve to a dish with the new
   // word's protein/diet, or not at all — never back to the original dish.
   const swaps: [RegExp, string][] = [[/\bPaneer\b/, 'Chicken'], [/\bChicken\b/, 'Paneer'], [/\bVeg\b/, 'Egg'], [/\bMutton\b/, 'Fish'], [/\bPrawn\b/, 'Chicken']];
@@ -281,7 +319,7 @@ t.test('a fuzzy match never crosses a protein or diet word', async (t) => {
 });
 
 t.test('token index, cues, optional words, spelling variants and combos', async (t) => {
-  const k = getKnowledge();
+  const k = knowledge;
   const { lookup } = k;
   const paneerIds = lookup.dishesByToken.get('paneer') ?? [];
   t.ok(paneerIds.length > 50, 'many dishes use "paneer"');
@@ -297,9 +335,10 @@ t.test('token index, cues, optional words, spelling variants and combos', async 
   t.equal(lookup.spellingVariants.get('masla'), 'masala', 'masla is a spelling of masala');
   t.notOk(lookup.spellingVariants.has('tikki'), 'tikki is not a spelling of tikka');
 
-  t.same(splitCombo('Veg Whopper + Fries (Reg)'.replace(/\(.*\)/, '')), ['Veg Whopper', 'Fries']);
-  t.same(splitCombo('Zinger Burger Meal'), ['Zinger Burger']);
-  t.same(splitCombo('Paneer Tikka'), []);
+  const words = lookupWords(k.words);
+  t.same(splitCombo('Veg Whopper + Fries (Reg)'.replace(/\(.*\)/, ''), words), ['Veg Whopper', 'Fries']);
+  t.same(splitCombo('Zinger Burger Meal', words), ['Zinger Burger']);
+  t.same(splitCombo('Paneer Tikka', words), []);
   const combo = lookup.resolveCombo('Veg Whopper + French Fries + Coke');
   t.equal(combo?.main?.dish.name, 'Veg Whopper');
   t.same(combo?.parts.map((p) => p?.dish.name ?? null), ['Veg Whopper', 'French Fries', 'Coca-Cola']);
@@ -310,7 +349,7 @@ t.test('token index, cues, optional words, spelling variants and combos', async 
 
 t.test('measureCoverage counts exact, fuzzy, combo, ambiguous and misses', async (t) => {
   const names = ['Paneer Tikka ₹249', 'Paneer Tikka [Bestseller]', 'Tikka Paneer', 'Pad Thai', 'Veg Whopper + Fries', 'Qwerty Zxcvb', 'Qwerty Zxcvb'];
-  const r = measureCoverage(names, { top: 5 });
+  const r = measureCoverage(knowledge, names, { top: 5 });
   t.equal(r.total, 7);
   t.equal(r.exact, 2, 'cleaning strips the price and the promo label before the lookup');
   t.equal(r.fuzzy, 1);

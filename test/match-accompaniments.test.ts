@@ -1,5 +1,24 @@
 import t from 'tap';
-import { judgePairs, withoutAccompaniments } from '../src/core/match.js';
+import { compoundAlike as compoundAlikeIn, judgePairs as judgePairsIn, withoutAccompaniments as withoutAccompanimentsIn } from '../src/core/match.js';
+import { describeDifference, variantDifference as variantDifferenceIn } from '../src/core/variants.js';
+import { spelledAlike as spelledAlikeIn } from '../src/core/defining-words.js';
+import { brandsDiffer, brandsOf as brandsOfIn } from '../src/core/knowledge/brands.js';
+import { sameDishKey as sameDishKeyIn } from '../src/core/knowledge/equivalents.js';
+import { loadKnowledge } from '../src/core/knowledge/index.js';
+import { parseCleanedText } from '../src/core/menu-text.js';
+import { dishWords } from '../src/core/dish-words.js';
+
+const knowledge = loadKnowledge();
+/** The test's names are read as cleaned names, the way the stages receive them. */
+const read = (text: string) => parseCleanedText(knowledge, text);
+const withoutAccompaniments = (text: string) => withoutAccompanimentsIn(knowledge, text);
+const judgePairs = (pairs: readonly (readonly [string, string])[], cosines: number[], threshold: number, scorer: null) =>
+  judgePairsIn(knowledge, pairs.map(([a, b]) => [read(a), read(b)] as const), cosines, threshold, scorer);
+const variantDifference = (a: string, b: string) => variantDifferenceIn(read(a), read(b));
+const spelledAlike = (a: string, b: string) => spelledAlikeIn(knowledge, dishWords(knowledge, a), dishWords(knowledge, b));
+const compoundAlike = (a: string, b: string) => compoundAlikeIn(dishWords(knowledge, a), dishWords(knowledge, b));
+const brandsOf = (text: string) => brandsOfIn(knowledge.brands, text);
+const sameDishKey = (key: string) => sameDishKeyIn(knowledge.equivalents, key);
 
 t.test('withoutAccompaniments: the dish without a tail that only lists what comes with it', async (t) => {
   const cases: [string, string | null][] = [
@@ -27,22 +46,19 @@ t.test('withoutAccompaniments: the dish without a tail that only lists what come
 });
 
 t.test('variantDifference: a flavour added to a dish makes another item, a flavour the name is without does not', async (t) => {
-  const { variantDifference: reason, describeDifference } = await import('../src/core/variants.js');
-  const variantDifference = (a: string, b: string) => describeDifference(reason(a, b));
-  t.equal(variantDifference('Naan', 'Garlic Naan'), '+garlic');
-  t.equal(variantDifference('Fries', 'Peri Peri Fries'), '+peri');
-  t.equal(variantDifference('Coke', 'Diet Coke'), '+diet');
-  t.equal(variantDifference('Masala Dosa', 'Cheese Masala Dosa'), '+cheese');
-  t.equal(variantDifference('Dal Makhani', 'Dal Makhani No Onion No Garlic'), null, 'the Jain way of the same dish');
-  t.equal(variantDifference('Paneer Tikka', 'Paneer Tikka without Cheese'), null);
-  t.equal(variantDifference('Veg Hakka Rice', 'Veg Hakka Combination'), 'combo', 'a menu\'s "combination" is a combo');
-  t.equal(variantDifference('Egg Biryani in Veg Gravy', 'Egg Biryani in Non Veg Gravy'), '+non', 'the non-veg gravy makes another item');
-  t.equal(variantDifference('Fruit Salad', 'Fruit Salad Our Combinations'), null, '"combinations" of fruit are not a combo');
+  const why = (a: string, b: string) => describeDifference(variantDifference(a, b));
+  t.equal(why('Naan', 'Garlic Naan'), '+garlic');
+  t.equal(why('Fries', 'Peri Peri Fries'), '+peri');
+  t.equal(why('Coke', 'Diet Coke'), '+diet');
+  t.equal(why('Masala Dosa', 'Cheese Masala Dosa'), '+cheese');
+  t.equal(why('Dal Makhani', 'Dal Makhani No Onion No Garlic'), null, 'the Jain way of the same dish');
+  t.equal(why('Paneer Tikka', 'Paneer Tikka without Cheese'), null);
+  t.equal(why('Veg Hakka Rice', 'Veg Hakka Combination'), 'combo', 'a menu\'s "combination" is a combo');
+  t.equal(why('Egg Biryani in Veg Gravy', 'Egg Biryani in Non Veg Gravy'), '+non', 'the non-veg gravy makes another item');
+  t.equal(why('Fruit Salad', 'Fruit Salad Our Combinations'), null, '"combinations" of fruit are not a combo');
 });
 
 t.test('judgePairs: the names a menu uses for one food read as the same words, search-only names do not', async (t) => {
-  const { judgePairs } = await import('../src/core/match.js');
-  const { sameDishKey } = await import('../src/core/knowledge/equivalents.js');
   t.equal(sameDishKey('chicken dim sum'), sameDishKey('chicken momos'));
   t.not(sameDishKey('chicken wrap'), sameDishKey('chicken kathi roll'), 'a wrap and a kathi roll may be two items on one menu');
   // Cosines below the gate, no cross-encoder: only the knowledge can make these a match.
@@ -54,14 +70,12 @@ t.test('judgePairs: the names a menu uses for one food read as the same words, s
 });
 
 t.test('judgePairs: an added form word makes another item however sure the resolution', async (t) => {
-  const { judgePairs } = await import('../src/core/match.js');
   const [double, mc] = await judgePairs([['McAloo Tikki Double Patty Burger', 'McAloo Tikki Burger'], ['McAloo Tikki', 'McAloo Tikki Burger']], [0.94, 0.94], 0.85, null);
   t.equal(double!.match, false, 'the double is another item though both resolve to the Aloo Tikki Burger');
   t.equal(mc!.match, true, 'a word one of the dish\'s names has adds nothing');
 });
 
 t.test('spelledAlike: two names that differ only by a misspelling are one name; two known words never are', async (t) => {
-  const { spelledAlike } = await import('../src/core/defining-words.js');
   const alike: [string, string][] = [
     ['Mughalaih Biryani', 'Mughlai Biryani'], // an unknown word two edits from a known one
     ['Hydrabadee Biryani', 'Hyderabadi Biryani'],
@@ -82,7 +96,6 @@ t.test('spelledAlike: two names that differ only by a misspelling are one name; 
 });
 
 t.test('brands: two names of two brands are two items, one brand under its several names is not', async (t) => {
-  const { brandsOf, brandsDiffer } = await import('../src/core/knowledge/brands.js');
   t.same([...brandsOf('A&W Root Beer, 20 oz')], ['a-and-w'], 'A&W is read through its cleaned words');
   t.same([...brandsOf('Veg Pizza McPuff')], ['mcdonalds'], 'a Mc- name is McDonald\'s');
   t.same([...brandsOf('Mcegg')], ['mcdonalds']);
@@ -106,7 +119,6 @@ t.test('brands: two names of two brands are two items, one brand under its sever
 });
 
 t.test('a bowl added to a rice or noodle dish is the dish in a bowl; a bowl that brings the rice is another item', async (t) => {
-  const { variantDifference, describeDifference } = await import('../src/core/variants.js');
   t.equal(describeDifference(variantDifference('Veg Chilli Garlic Noodles Bowl', 'Veg Chilli Garlic Noodles')), null);
   t.equal(describeDifference(variantDifference('Egg Curry Rice', 'Egg Curry Steamed Rice Bowl')), null);
   t.equal(describeDifference(variantDifference('Brinjal Curry', 'Brinjal Curry Rice Bowl')), '+bowl', 'the rice comes with the bowl');
@@ -114,7 +126,6 @@ t.test('a bowl added to a rice or noodle dish is the dish in a bowl; a bowl that
 });
 
 t.test('compoundAlike: one name written with a word split or joined', async (t) => {
-  const { compoundAlike } = await import('../src/core/match.js');
   t.ok(compoundAlike('gosse berry juice', 'gooseberry juice'), 'split, and one slip in a long name');
   t.ok(compoundAlike('ras malai', 'rasmalai'));
   t.notOk(compoundAlike('pav bhaji', 'pav bhaji'), 'the same words are for the other checks');
@@ -125,7 +136,6 @@ t.test('compoundAlike: one name written with a word split or joined', async (t) 
 });
 
 t.test('variantDifference: a bread against a rice, a different count of one ingredient, two letter codes', async (t) => {
-  const { variantDifference, describeDifference } = await import('../src/core/variants.js');
   const why = (a: string, b: string) => describeDifference(variantDifference(a, b));
   t.equal(why('Kake Da Butter Chicken Paratha Bowl', 'Kake Da Butter Chicken Masala Rice Bowl'), 'paratha/masala rice');
   t.equal(why('Chole Bhature', 'Chole Chawal'), 'bhature/chawal');

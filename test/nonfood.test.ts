@@ -15,8 +15,21 @@ import {
   predictCuisines,
   readLinearHead,
 } from '../src/core/classify.js';
-import { NONFOOD_HEAD_LABELS, NONFOOD_LEXICAL_FEATURES, detectNonFood, judgeNonFood, nonFoodLexicalFeatures, nonFoodStatus } from '../src/core/nonfood.js';
-import { CUISINE_LABELS } from '../src/core/knowledge/index.js';
+import {
+  NONFOOD_HEAD_LABELS,
+  NONFOOD_LEXICAL_FEATURES,
+  detectNonFood,
+  judgeNonFood,
+  nonFoodLexicalFeatures as lexicalFeatures,
+  nonFoodPatterns,
+  nonFoodStatus,
+} from '../src/core/nonfood.js';
+import { CUISINE_LABELS, loadKnowledge } from '../src/core/knowledge/index.js';
+import { parseMenuText } from '../src/core/menu-text.js';
+
+const knowledge = loadKnowledge();
+const patterns = nonFoodPatterns(knowledge.words);
+const nonFoodLexicalFeatures = (original: string, cleaned: string) => lexicalFeatures(knowledge, patterns, original, cleaned);
 
 function cues(original: string, cleaned = original): Set<string> {
   const f = nonFoodLexicalFeatures(original, cleaned);
@@ -43,7 +56,7 @@ t.test('lexical cues read sizes, doses and garments from the original text', asy
 });
 
 t.test('detector with the served encoder', async (t) => {
-  const services = new Services(loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0' }));
+  const services = new Services(loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0' }), knowledge);
   t.teardown(() => services.close());
   await services.ready;
   const cases: [string, 'pharmacy' | 'grocery' | 'merchandise' | null][] = [
@@ -66,18 +79,17 @@ t.test('detector with the served encoder', async (t) => {
     ['Cafe Gift Card Rs 500', 'merchandise'],
   ];
   const texts = cases.map(([text]) => text);
-  const { cleaned, vectors } = await services.embedTexts(texts, 384);
-  const items = texts.map((original, i) => ({ original, cleaned: cleaned[i]!.text }));
-  const got = await detectNonFood(services, items, vectors as Float32Array[]);
+  const { texts: items, vectors } = await services.embedTexts(texts, 384);
+  const got = await detectNonFood(services, items, vectors);
   cases.forEach(([text, want], i) => t.equal(got[i], want, `${text} → ${want ?? 'food'}`));
 
-  const verdicts = judgeNonFood(services.modelId, items, vectors);
+  const verdicts = judgeNonFood(knowledge, services.modelId, items, vectors);
   t.ok(verdicts.every((v) => v.foodProbability >= 0 && v.foodProbability <= 1), 'food probabilities are in 0–1');
   t.equal(verdicts[0]!.source, 'dish', 'Coke 500ml is food because the knowledge base knows Coke');
 
   // A head trained on another encoder is refused: rules and the knowledge base still answer.
   t.equal(nonFoodStatus('some-other-encoder'), null, 'status is null for another encoder');
-  const fallback = judgeNonFood('some-other-encoder', items, vectors);
+  const fallback = judgeNonFood(knowledge, 'some-other-encoder', items, vectors);
   t.equal(fallback[texts.indexOf('Amoxicillin 250mg Capsule')]!.category, 'pharmacy', 'a dose still decides without the head');
   t.equal(fallback[texts.indexOf('Coke 500ml')]!.category, null, 'a known dish is still food without the head');
   t.ok(fallback.every((v) => v.source !== 'head'), 'the refused head is never used');
@@ -85,7 +97,7 @@ t.test('detector with the served encoder', async (t) => {
 
 t.test('head files: shapes, encoder and calibration fields', async (t) => {
   const config = loadConfig({ ...process.env });
-  const services = new Services(config);
+  const services = new Services(config, knowledge);
   t.teardown(() => services.close());
   await services.ready;
   const cuisine = readLinearHead(join(CLASSIFIER_DIR, 'cuisine-head.json'));
@@ -105,6 +117,6 @@ t.test('head files: shapes, encoder and calibration fields', async (t) => {
   t.ok(Math.abs(p.reduce((a, b) => a + b, 0) - 1) < 1e-9, 'softmax sums to 1');
   t.match(classifierStatus(services.modelId), /^ready \(cuisine-logreg-v1 on /);
   t.equal(classifierStatus('some-other-encoder'), null, 'refused for another encoder');
-  const [refused] = predictCuisines('some-other-encoder', ['Zorvex Quantel Plate'], [vectors[0]!]);
+  const [refused] = predictCuisines(knowledge, 'some-other-encoder', [parseMenuText(knowledge, 'Zorvex Quantel Plate')], [vectors[0]!]);
   t.equal(refused!.cuisine, 'uncertain', 'without a usable head an unknown name is uncertain');
 });

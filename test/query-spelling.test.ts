@@ -2,9 +2,9 @@ import t from 'tap';
 import { QuerySpeller, hinglishFold, loadQueryVocabulary } from '../src/core/query-spelling.js';
 import { resolveBuiltModel } from '../src/core/inference/model-files.js';
 import { vocabularyWords } from '../src/core/inference/tokenizer.js';
-import { getTextCleaner } from '../src/core/text/clean.js';
+import { loadKnowledge } from '../src/core/knowledge/index.js';
 
-const speller = new QuerySpeller(loadQueryVocabulary(getTextCleaner().lexicon, vocabularyWords(resolveBuiltModel(undefined).dir)));
+const speller = new QuerySpeller(loadQueryVocabulary(loadKnowledge(), vocabularyWords(resolveBuiltModel(undefined).dir)));
 const MENU = ['Oreo Shake', 'Mango Shake', 'Chicken Biryani', 'Zinger Burger', 'Gulab Jamun', 'Masala Chai'];
 
 t.test('a typo of a knowledge-base word reads as the word', async (t) => {

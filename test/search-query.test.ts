@@ -1,10 +1,29 @@
 import t from 'tap';
-import { compoundParts, hasWord, rankSearch, understandQuery } from '../src/core/search.js';
-import { profileItem } from '../src/core/items.js';
-import { equivalenceTerms, equivalenceTokens } from '../src/core/knowledge/equivalents.js';
-import { clean } from '../src/core/text/clean.js';
+import {
+  compoundParts as compoundPartsIn,
+  hasWord as hasWordIn,
+  menuSections as menuSectionsIn,
+  rankSearch as rankSearchIn,
+  understandQuery,
+  usualCourse,
+  type QueryUnderstanding,
+} from '../src/core/search.js';
+import { equivalenceTerms as termsIn, equivalenceTokens as tokensIn } from '../src/core/knowledge/equivalents.js';
+import { loadKnowledge } from '../src/core/knowledge/index.js';
+import { parseMenuText, type MenuText } from '../src/core/menu-text.js';
 
-const understand = (query: string) => understandQuery(clean(query).text, query);
+const knowledge = loadKnowledge();
+/** A query as the search route reads it (after spelling): parsed once. */
+const understand = (query: string) => understandQuery(parseMenuText(knowledge, query));
+/** A menu item as the search route reads it. */
+const item = (text: string) => parseMenuText(knowledge, text);
+const rankSearch = (q: QueryUnderstanding, items: readonly MenuText[], cosines: readonly number[], topK: number) =>
+  rankSearchIn(knowledge, q, items, cosines, topK);
+const menuSections = (items: readonly MenuText[]) => menuSectionsIn(items);
+const equivalenceTerms = (words: readonly string[]) => termsIn(knowledge.equivalents, words);
+const equivalenceTokens = (words: readonly string[]) => tokensIn(knowledge.equivalents, words);
+const compoundParts = (word: string) => compoundPartsIn(knowledge, word);
+const hasWord = (words: ReadonlySet<string>, word: string) => hasWordIn(knowledge, words, word);
 
 t.test('understandQuery: the words a query asks an item to hold', async (t) => {
   // Hinglish "wala/wali" ("the one with") names no dish: an item must not hold it to contain the query.
@@ -77,8 +96,7 @@ t.test('search equivalents: the names a menu uses for the same food answer for e
 
 t.test('rankSearch: an item holding the query under another name passes the gates', async (t) => {
   // The cosines are fixed, so only the knowledge decides: at 0.45 nothing passes on its cosine alone.
-  const corpus = ['Paneer Dim Sums Steamed', 'Veg Fried Rice', 'Chocolate Shake'].map((s) => clean(s).text);
-  const profiles = corpus.map(profileItem);
+  const profiles = ['Paneer Dim Sums Steamed', 'Veg Fried Rice', 'Chocolate Shake'].map(item);
   const cosines = [0.45, 0.45, 0.45];
   const dumplings = rankSearch(understand('dumplings'), profiles, cosines, 10).results;
   t.same(dumplings.map((r) => [r.index, r.is_fallback]), [[0, false]], '"dumplings" finds the dim sums, and only them');
@@ -104,13 +122,12 @@ t.test('understandQuery: a veg ingredient is not the query asking for veg', asyn
 });
 
 t.test('usualCourse: an ice-cream menu makes its house names desserts, a food menu says nothing', async (t) => {
-  const { usualCourse } = await import('../src/core/search.js');
   const parlour = ['Vanilla Ice Cream', 'Chocolate Ice Cream', 'Mango Kulfi', 'Gulab Jamun', 'Butterscotch Ice Cream', 'Brownie Sundae', 'Alphonso Mango 100ml', 'Cold Coffee'];
-  t.equal(usualCourse(parlour.map((s) => profileItem(clean(s).text))), 'dessert');
+  t.equal(usualCourse(parlour.map((s) => item(s).profile)), 'dessert');
   const diner = ['Paneer Tikka', 'Dal Makhani', 'Butter Naan', 'Gulab Jamun', 'Masala Chai', 'Veg Biryani'];
-  t.equal(usualCourse(diner.map((s) => profileItem(clean(s).text))), null);
+  t.equal(usualCourse(diner.map((s) => item(s).profile)), null);
   // Through rankSearch: at the parlour, "Alphonso Mango 100ml" (course open) answers a dessert query on its cosine.
-  const profiles = parlour.map((s) => profileItem(clean(s).text));
+  const profiles = parlour.map(item);
   const cosines = parlour.map((s) => (s.startsWith('Alphonso') ? 0.55 : 0.3));
   const got = rankSearch(understand('mango dessert'), profiles, cosines, 10).results.map((r) => parlour[r.index]);
   t.ok(got.includes('Alphonso Mango 100ml'), `a mango dessert at the parlour: ${got.join(', ')}`);
@@ -120,24 +137,23 @@ t.test('understandQuery: "wraps and rolls" takes either', async (t) => {
   t.ok(understand('wraps and rolls').anyOf);
   t.notOk(understand('dal chawal').anyOf);
   t.notOk(understand('mac and cheese').anyOf, 'a dish named with "and" is one thing');
-  const corpus = ['Paneer Shawarma Wrap', 'Regular Shawarma Roll', 'Chocolate Shake'].map((s) => clean(s).text);
-  const got = rankSearch(understand('wraps and rolls'), corpus.map(profileItem), [0.5, 0.5, 0.5], 10).results.filter((r) => !r.is_fallback).map((r) => r.index);
+  const corpus = ['Paneer Shawarma Wrap', 'Regular Shawarma Roll', 'Chocolate Shake'].map(item);
+  const got = rankSearch(understand('wraps and rolls'), corpus, [0.5, 0.5, 0.5], 10).results.filter((r) => !r.is_fallback).map((r) => r.index);
   t.same(got.sort(), [0, 1], 'both the wrap and the roll, not the shake');
 });
 
 t.test('menuSections: an open item takes the course of the section it is listed in', async (t) => {
-  const { menuSections } = await import('../src/core/search.js');
   // A café's shakes: the house names between "Banana Shake" and the coffees say nothing of their course themselves.
   const menu = ['Paneer Tikka', 'Veg Biryani', 'Cold Coffee', 'Masala Chai', 'Oreo n Oreo', 'Lotus Biscoff', 'Banana Shake', 'Strawberry Shake', 'Dal Makhani'];
-  const profiles = menu.map((s) => profileItem(clean(s).text));
-  const open = menu.filter((_, i) => profiles[i]!.courseConfidence < 0.5);
+  const profiles = menu.map(item);
+  const open = menu.filter((_, i) => profiles[i]!.profile.courseConfidence < 0.5);
   t.ok(open.includes('Oreo n Oreo') && open.includes('Lotus Biscoff'), `the house names are open: ${open.join(', ')}`);
   const sections = menuSections(profiles).map((s) => s?.course ?? null);
   t.equal(sections[menu.indexOf('Oreo n Oreo')], 'beverage', 'between drinks, a drink');
   t.equal(sections[menu.indexOf('Lotus Biscoff')], 'beverage');
   t.equal(sections[menu.indexOf('Cold Coffee')], null, 'an item whose course its text says is never moved');
   // Between a main and a drink the section is unclear: the item keeps its own reading.
-  const mixed = ['Paneer Tikka', 'Dal Makhani', 'Lotus Biscoff', 'Cold Coffee', 'Masala Chai'].map((s) => profileItem(clean(s).text));
+  const mixed = ['Paneer Tikka', 'Dal Makhani', 'Lotus Biscoff', 'Cold Coffee', 'Masala Chai'].map(item);
   t.equal(menuSections(mixed)[2], null, 'neighbours that disagree say nothing');
   // Through rankSearch: a drinks query at the café finds the house shake.
   const got = rankSearch(understand('beverages'), profiles, menu.map(() => 0.5), 20).results.map((r) => menu[r.index]);
@@ -147,7 +163,7 @@ t.test('menuSections: an open item takes the course of the section it is listed 
 
 t.test('rankSearch: a name that says rice is a rice dish, and still a curry', async (t) => {
   const menu = ['Homestyle Dal Tadka With Steamed Rice', 'Classic Curd Rice', 'Dal Makhani Chawal', 'Chicken Pulusu Rice Bowl', 'Chicken Tikka Masala Biryani', 'Gulab Jamun'];
-  const profiles = menu.map((s) => profileItem(clean(s).text));
+  const profiles = menu.map(item);
   const cosines = [0.7, 0.75, 0.65, 0.6, 0.55, 0.2];
   const dalChawal = rankSearch(understand('dal chawal'), profiles, cosines, 10).results.map((r) => menu[r.index]);
   // The dal with steamed rice is the dish by another name; the curd rice holds only the rice.
@@ -166,16 +182,16 @@ t.test('rankSearch: "<curry> chawal" asks for the curry with plain rice, not for
   t.same(understand('राजमा चावल').tags, [], 'in Devanagari too');
   t.same(understand('jeera rice').tags, ['rice'], '"jeera rice" is a rice dish: other rice dishes answer it');
   const menu = ['Rajma (500g)', 'Classic Curd Rice', 'Classic Rajma Chawal', 'Steamed Rice (300g)'];
-  const profiles = menu.map((s) => profileItem(clean(s).text));
+  const profiles = menu.map(item);
   // The cosines of the dev menu this was seen on: the curd rice's is above the plain rajma's.
-  const got = rankSearch(understand('rajma chawal'), profiles, [0.85, 0.72, 0.82, 0.66], 10, menu).results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
+  const got = rankSearch(understand('rajma chawal'), profiles, [0.85, 0.72, 0.82, 0.66], 10).results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
   t.equal(got[0], 'Classic Rajma Chawal', got.join(', '));
   t.ok(got.indexOf('Rajma (500g)') >= 0 && (got.indexOf('Classic Curd Rice') < 0 || got.indexOf('Rajma (500g)') < got.indexOf('Classic Curd Rice')), `the rajma before the curd rice: ${got.join(', ')}`);
 });
 
 t.test('rankSearch: the dish a query names, holding its words, comes before the same words by another name', async (t) => {
   const menu = ['Black Chana with Steamed Rice', 'Chole Chawal', 'Classic Curd Rice'];
-  const profiles = menu.map((s) => profileItem(clean(s).text));
+  const profiles = menu.map(item);
   // The cosines of the dev menu this was seen on: holding the query's words by another name (+3) outweighed them.
   const got = rankSearch(understand('chole chawal'), profiles, [0.71, 0.77, 0.73], 10).results.map((r) => menu[r.index]);
   t.equal(got[0], 'Chole Chawal', got.join(', '));
@@ -183,10 +199,9 @@ t.test('rankSearch: the dish a query names, holding its words, comes before the 
 });
 
 t.test('menuSections: a house name among the coolers is a cold drink, not an answer to a hot one', async (t) => {
-  const { menuSections } = await import('../src/core/search.js');
   const menu = ['Lime Mint Cooler', 'Mojito Mint', 'Blue Angel', 'Lime Soda', 'Ginger Lime Soda', 'Chocolate Ice Cream'];
-  const profiles = menu.map((s) => profileItem(clean(s).text));
-  t.ok(profiles[2]!.courseConfidence < 0.5, 'the house name says nothing of its course');
+  const profiles = menu.map(item);
+  t.ok(profiles[2]!.profile.courseConfidence < 0.5, 'the house name says nothing of its course');
   t.same(menuSections(profiles)[2], { course: 'beverage', tags: ['cold_drink'] });
   const cosines = menu.map((s) => (s === 'Blue Angel' ? 0.55 : 0.4));
   const got = rankSearch(understand('garam chai'), profiles, cosines, 10).results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
@@ -195,9 +210,9 @@ t.test('menuSections: a house name among the coolers is a cold drink, not an ans
 
 t.test('rankSearch: a query for a group or to share is answered by the orders, packs and platters for that many', async (t) => {
   const menu = ['2 Crispy Chicken Burger + 4Pc Fried Wings + 2 Coca Cola', '6 Crispy Veg', '(18Pcs) Crunchy Chicken Nuggets + 3 Dips', 'Crispy Veg Burger', 'Gulab Jamun Minis Box [500 gm]'];
-  const profiles = menu.map((s) => profileItem(clean(s).text));
+  const profiles = menu.map(item);
   // Equal cosines: only the servings decide the order.
-  const rank = (query: string, cosine: number) => rankSearch(understandQuery(clean(query).text, query), profiles, menu.map(() => cosine), 10, menu)
+  const rank = (query: string, cosine: number) => rankSearch(understand(query), profiles, menu.map(() => cosine), 10)
     .results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
   // At a cosine that passes the gates alone, an item that says nothing of a family passes and one that disagrees does not.
   const family = rank('meal for a family', 0.65);
@@ -215,9 +230,9 @@ t.test('rankSearch: a meal for some number of people is food, not a drink, a des
   const family = understand('meal for a family');
   t.same([family.course, family.meal], [null, true], 'alone, it only rules out what is no meal');
   const menu = ['2 Fries (R)', '2 McFlurry Oreo (S)', '2 McVeggie Burger + Fries (L) + 2 Coke', '2 Cappuccino', 'McVeggie Burger'];
-  const profiles = menu.map((s) => profileItem(clean(s).text));
+  const profiles = menu.map(item);
   // Equal cosines, just under the relevance midpoint: the servings and the meal decide what passes the floor.
-  const got = rankSearch(understandQuery(clean('meal for two').text, 'meal for two'), profiles, menu.map(() => 0.6), 10, menu)
+  const got = rankSearch(understand('meal for two'), profiles, menu.map(() => 0.6), 10)
     .results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
   t.equal(got[0], '2 McVeggie Burger + Fries (L) + 2 Coke', got.join(', '));
   for (const notMeal of ['2 McFlurry Oreo (S)', '2 Cappuccino']) t.notOk(got.includes(notMeal), `${notMeal} is for two but no meal: ${got.join(', ')}`);
@@ -226,8 +241,8 @@ t.test('rankSearch: a meal for some number of people is food, not a drink, a des
 
 t.test('rankSearch: a name sized in inches that names no dish is a pizza', async (t) => {
   const menu = ["Mama Mexicana Large 12''", "Sweet Corn & Cheese Medium 9''", 'French Fries', 'Chicken Tikka Sub (6inch)', 'Mama Mexicana Pizza'];
-  const profiles = menu.map((s) => profileItem(clean(s).text));
-  const rank = (query: string, cosines: number[]) => rankSearch(understand(query), profiles, cosines, 10, menu).results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
+  const profiles = menu.map(item);
+  const rank = (query: string, cosines: number[]) => rankSearch(understand(query), profiles, cosines, 10).results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
   // The cosines of the dev menu: without the word "pizza" the 12'' pizza held only half the query.
   const mexicana = rank('mexicana piza', [0.6, 0.45, 0.2, 0.3, 0.8]);
   t.ok(mexicana.includes("Mama Mexicana Large 12''"), `the 12'' Mama Mexicana is the pizza asked for: ${mexicana.join(', ')}`);
@@ -240,21 +255,21 @@ t.test('rankSearch: a name sized in inches that names no dish is a pizza', async
 
 t.test('rankSearch: a dish named without a serving comes before an order for several of it, not before a bigger portion', async (t) => {
   const menu = ['2 McVeggie Burger', 'McVeggie Burger', 'Chicken Dum Biryani [Serves 2]', 'Chicken Dum Biryani'];
-  const profiles = menu.map((s) => profileItem(clean(s).text));
-  const rank = (query: string) => rankSearch(understand(query), profiles, menu.map(() => 0.8), 10, menu).results.map((r) => menu[r.index]);
+  const profiles = menu.map(item);
+  const rank = (query: string) => rankSearch(understand(query), profiles, menu.map(() => 0.8), 10).results.map((r) => menu[r.index]);
   const burger = rank('mcveggie burger');
   t.ok(burger.indexOf('McVeggie Burger') < burger.indexOf('2 McVeggie Burger'), `the one before the two, at equal cosines: ${burger.join(', ')}`);
   t.ok(burger.includes('2 McVeggie Burger'), 'the order for two is still an answer');
-  const biryani = rankSearch(understand('chicken dum biryani'), profiles, menu.map(() => 0.8), 10, menu).results;
+  const biryani = rankSearch(understand('chicken dum biryani'), profiles, menu.map(() => 0.8), 10).results;
   const score = (name: string) => biryani.find((r) => menu[r.index] === name)?.reranker_score;
   t.equal(score('Chicken Dum Biryani [Serves 2]'), score('Chicken Dum Biryani'), 'a portion for two is as full an answer');
 });
 
 t.test('rankSearch: a protein the query names counts once, not again as a word of every dish named with it', async (t) => {
   const menu = ['Kalmi Kebab', 'Empire Special Chilli Kebab', 'Chilli Chicken Dry', 'Mango Lassi'];
-  const profiles = menu.map((s) => profileItem(clean(s).text));
+  const profiles = menu.map(item);
   // The cosines of the dev menu this was seen on.
-  const got = rankSearch(understand('spicy chicken starter'), profiles, [0.45, 0.66, 0.63, 0.3], 10, menu).results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
+  const got = rankSearch(understand('spicy chicken starter'), profiles, [0.45, 0.66, 0.63, 0.3], 10).results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
   t.equal(got[0], 'Chilli Chicken Dry', got.join(', '));
   t.ok(got.indexOf('Empire Special Chilli Kebab') >= 0 && got.indexOf('Empire Special Chilli Kebab') < got.indexOf('Kalmi Kebab'),
     `the chilli kebab answers a spicy starter before a plain chicken kebab: ${got.join(', ')}`);
@@ -275,17 +290,17 @@ t.test('rankSearch: a one-word category query puts the items named with its word
   t.same(understand('shakes').kindWords, ['shake']);
   t.same(understand('something cold to drink').kindWords, [], 'not for a longer query');
   const menu = ['Fresh Watermelon & Mint Juice', 'Coke', 'Oreo & Chocolate Shake', 'French Vanilla Biscuit Shake'];
-  const profiles = menu.map((s) => profileItem(clean(s).text));
+  const profiles = menu.map(item);
   // The cosines of the dev menu this was seen on: the juice and the coke above the shakes.
-  const got = rankSearch(understand('shakes'), profiles, [0.709, 0.698, 0.693, 0.642], 10, menu).results.map((r) => menu[r.index]);
+  const got = rankSearch(understand('shakes'), profiles, [0.709, 0.698, 0.693, 0.642], 10).results.map((r) => menu[r.index]);
   t.same(got.slice(0, 2).sort(), ['French Vanilla Biscuit Shake', 'Oreo & Chocolate Shake'], got.join(', '));
 });
 
 t.test('understandQuery: in "<vegetable> wali sabzi" the named vegetable is the word an item must hold', async (t) => {
-  const q = understandQuery(clean('aloo wali sabzi').text, 'aloo wali sabzi');
+  const q = understand('aloo wali sabzi');
   t.notOk(q.words.includes('vegetable'), `the sabzi's translation is no word an item must hold: ${q.words.join(', ')}`);
   t.ok(q.words.includes('aloo') || q.terms.length > 0);
-  t.ok(understandQuery(clean('grilled chicken with vegetables').text).words.some((w) => w.startsWith('vegetable')), 'a vegetable the query names stays');
+  t.ok(understand('grilled chicken with vegetables').words.some((w) => w.startsWith('vegetable')), 'a vegetable the query names stays');
 });
 
 t.test('understandQuery: words of a mood or a price are no words an item must hold', async (t) => {
@@ -299,20 +314,20 @@ t.test('understandQuery: a diet word before a plural kind of dish asks for every
   t.same(understand('veg roll').words, ['veg', 'roll'], 'the singular names the dish Veg Roll');
   t.same(understand('veg momos').words, ['veg', 'momos'], 'a plural that is itself the name of a dish stays that dish');
   const menu = ['Tandoori Mixed Veg Roll', 'Tawa Paneer Roll', 'Chicken Tikka Roll', 'Tandoori Aloo Roll', 'Calcutta Veg Chop'];
-  const profiles = menu.map((s) => profileItem(clean(s).text));
-  const got = rankSearch(rolls, profiles, [0.73, 0.57, 0.6, 0.5, 0.5], 10, menu).results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
+  const profiles = menu.map(item);
+  const got = rankSearch(rolls, profiles, [0.73, 0.57, 0.6, 0.5, 0.5], 10).results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
   t.same(got.slice(0, 3).sort(), ['Tandoori Aloo Roll', 'Tandoori Mixed Veg Roll', 'Tawa Paneer Roll'], got.join(', '));
   t.notOk(got.slice(0, 3).includes('Chicken Tikka Roll'), 'not the chicken roll');
 });
 
 t.test('rankSearch: two words a menu ran together are both held; labels cleaning strips still tag the item', async (t) => {
   const pizzas = ['Cheeseburst - Farmhouse Pizza', 'Ultimate Spinach Pizza', 'Four Cheese Pizza', 'Pineapple Pizza'];
-  const got = rankSearch(understand('cheese burst pizza'), pizzas.map((s) => profileItem(clean(s).text)), [0.6, 0.7, 0.7, 0.6], 10, pizzas).results.map((r) => pizzas[r.index]);
+  const got = rankSearch(understand('cheese burst pizza'), pizzas.map(item), [0.6, 0.7, 0.7, 0.6], 10).results.map((r) => pizzas[r.index]);
   t.equal(got[0], 'Cheeseburst - Farmhouse Pizza', got.join(', '));
   t.same(compoundParts('cheeseburst'), ['cheese', 'burst']);
   t.same(compoundParts('pineapple'), [], 'a known word is never split: pineapple holds no apple');
   const bowls = ['Butter Chicken Rice Bowl (Protein-42g)', 'Veg Fried Rice Bowl', 'Paneer Lababdar Rice Bowl (High Protein)', 'Curd Rice Bowl'];
-  const protein = rankSearch(understand('high protein lunch'), bowls.map((s) => profileItem(clean(s).text)), [0.55, 0.6, 0.55, 0.6], 10, bowls).results.map((r) => bowls[r.index]);
+  const protein = rankSearch(understand('high protein lunch'), bowls.map(item), [0.55, 0.6, 0.55, 0.6], 10).results.map((r) => bowls[r.index]);
   t.same(protein.slice(0, 2).sort(), ['Butter Chicken Rice Bowl (Protein-42g)', 'Paneer Lababdar Rice Bowl (High Protein)'], protein.join(', '));
 });
 
@@ -330,7 +345,7 @@ t.test('understandQuery: a concept phrase whose last word comes as a plural is t
 
 t.test('rankSearch: a salad by its name answers "salads"; "cheese" is held by a cheesy name', async (t) => {
   const menu = ['Pesto & Chicken Honest Salad', 'Herb Chicken Keto Bowl', 'Veggie Delight Happy Salad [451 Kcal]', 'Mineral Water'];
-  const got = rankSearch(understand('salads'), menu.map((s) => profileItem(clean(s).text)), [0.73, 0.7, 0.68, 0.56], 10, menu).results.map((r) => menu[r.index]);
+  const got = rankSearch(understand('salads'), menu.map(item), [0.73, 0.7, 0.68, 0.56], 10).results.map((r) => menu[r.index]);
   t.same(got.slice(0, 2).sort(), ['Pesto & Chicken Honest Salad', 'Veggie Delight Happy Salad [451 Kcal]'], got.join(', '));
   t.ok(hasWord(new Set(['cheesy', 'paneer', 'tikka']), 'cheese'), 'cheese in a cheesy name');
   t.ok(hasWord(new Set(['cheese', 'toast']), 'cheesy'), 'and cheesy in a cheese one');

@@ -1,5 +1,9 @@
 import t from 'tap';
-import { servingOf, servingsAgree } from '../src/core/servings.js';
+import { servingOf as servingWith, servingsAgree } from '../src/core/servings.js';
+import { loadKnowledge } from '../src/core/knowledge/index.js';
+
+const patterns = loadKnowledge().servings;
+const servingOf = (text: string, options?: { item?: boolean }) => servingWith(patterns, text, options);
 
 t.test('servingOf reads head counts from the size words cleaning strips', async (t) => {
   const cases: [string, number | null][] = [

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { MenuTokenizer } from '../src/core/inference/tokenizer.js';
 import { resolveBuiltModel } from '../src/core/inference/model-files.js';
 import { KNOWLEDGE_DIR } from '../src/core/paths.js';
-import { clean } from '../src/core/text/clean.js';
+import { loadKnowledge } from '../src/core/knowledge/index.js';
+
+const knowledge = loadKnowledge();
+const clean = (text: string) => knowledge.cleaner.clean(text);
 
 const model = (() => {
   try {

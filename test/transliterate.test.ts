@@ -1,15 +1,23 @@
 import t from 'tap';
-import { clean } from '../src/core/text/clean.js';
-import { getKnowledge } from '../src/core/knowledge/index.js';
+import { loadKnowledge } from '../src/core/knowledge/index.js';
 import {
-  alignDevanagariAlias,
-  buildDevanagariDictionary,
+  alignDevanagariAlias as alignWith,
+  buildDevanagariDictionary as buildDictionary,
   hasDevanagari,
   soundKey,
-  soundsLike,
+  soundsLike as soundsLikeWith,
+  SoundKeys,
   transliterateDevanagari,
-  transliterateWord,
+  transliterateWord as transliterateWith,
 } from '../src/core/knowledge/transliterate.js';
+
+const knowledge = loadKnowledge();
+const clean = (text: string) => knowledge.cleaner.clean(text);
+const functionWords = knowledge.words.devanagariFunctionWords;
+const transliterateWord = (word: string) => transliterateWith(word, functionWords);
+const soundsLike = (deva: string, latin: string) => soundsLikeWith(deva, latin, functionWords);
+const alignDevanagariAlias = (alias: string, latinNames: readonly string[]) => alignWith(alias, latinNames, new SoundKeys(functionWords));
+const buildDevanagariDictionary = (entries: { name: string; aliases: readonly string[] }[]) => buildDictionary(entries, functionWords);
 
 /**
  * Expected menu romanisations, lower-case. Each word lists the spellings menus really print, separated by "/";
@@ -423,7 +431,7 @@ t.test('Devanagari dish names clean to the menu romanisation', async (t) => {
 });
 
 t.test('most test names are not Devanagari aliases of the knowledge base, so the rules are exercised', async (t) => {
-  const aliases = new Set(getKnowledge().book.dishes.flatMap((d) => d.aliases.filter(hasDevanagari).map((a) => a.normalize('NFC'))));
+  const aliases = new Set(knowledge.book.dishes.flatMap((d) => d.aliases.filter(hasDevanagari).map((a) => a.normalize('NFC'))));
   const outside = DISH_NAMES.filter(([d]) => !aliases.has(d.normalize('NFC')));
   t.ok(outside.length >= 50, `${outside.length} of ${DISH_NAMES.length} names are not aliases`);
 });
@@ -468,9 +476,9 @@ t.test('rule details: schwa deletion, long vowels, nasals, nukta, conjuncts, dig
 
 t.test('transliterateDevanagari: the dictionary wins, other text passes through', async (t) => {
   const dictionary = new Map([['मखनी', 'makhani']]);
-  t.equal(transliterateDevanagari('दाल मखनी ₹249', dictionary), 'daal makhani ₹249');
-  t.equal(transliterateDevanagari('दाल मखनी'), 'daal makhni', 'without the dictionary the rules answer');
-  t.equal(transliterateDevanagari('Paneer (पनीर)', dictionary), 'Paneer (paneer)');
+  t.equal(transliterateDevanagari('दाल मखनी ₹249', { functionWords, dictionary }), 'daal makhani ₹249');
+  t.equal(transliterateDevanagari('दाल मखनी', { functionWords }), 'daal makhni', 'without the dictionary the rules answer');
+  t.equal(transliterateDevanagari('Paneer (पनीर)', { functionWords, dictionary }), 'Paneer (paneer)');
 });
 
 t.test('aliases align with Latin names by sound, not by position', async (t) => {

@@ -13,12 +13,11 @@ import { createHash } from 'node:crypto';
 const dist = new URL('../../dist/src/', import.meta.url);
 const { loadConfig } = await import(new URL('config.js', dist));
 const { Services } = await import(new URL('core/services.js', dist));
-const { getKnowledge } = await import(new URL('core/knowledge/index.js', dist));
 const { readList } = await import(new URL('core/knowledge/tsv.js', dist));
 const { KNOWLEDGE_DIR, MODELS_DIR } = await import(new URL('core/paths.js', dist));
 const { CUISINE_LABELS, COURSES } = await import(new URL('core/knowledge/dishes.js', dist));
 const { CUISINE_EXTRA_FEATURES, cuisineExtraFeatures } = await import(new URL('core/classify.js', dist));
-const { NONFOOD_HEAD_LABELS, NONFOOD_LEXICAL_FEATURES, nonFoodLexicalFeatures } = await import(new URL('core/nonfood.js', dist));
+const { NONFOOD_HEAD_LABELS, NONFOOD_LEXICAL_FEATURES, nonFoodLexicalFeatures, nonFoodPatterns } = await import(new URL('core/nonfood.js', dist));
 
 const WORK = join(MODELS_DIR, 'cache', 'classifier', 'work');
 mkdirSync(WORK, { recursive: true });
@@ -54,7 +53,8 @@ const encoderSpec = JSON.parse(readFileSync(new URL('../manifest.json', import.m
 const encoderDelta = encoderSpec?.delta
   ? createHash('sha256').update(readFileSync(new URL(`../../${encoderSpec.delta}/delta.safetensors`, import.meta.url))).digest('hex')
   : null;
-const knowledge = getKnowledge();
+const knowledge = services.knowledge;
+const nonFoodCuePatterns = nonFoodPatterns(knowledge.words);
 
 const texts = [];
 const textIndex = new Map();
@@ -83,7 +83,7 @@ for (const dish of knowledge.book.dishes) {
       y: CUISINE_LABELS.indexOf(dish.cuisine),
       course: COURSES.indexOf(dish.course),
       dish: dish.id,
-      extra: onesOf(cuisineExtraFeatures(cleaned)),
+      extra: onesOf(cuisineExtraFeatures(knowledge, cleaned)),
     });
     foodOriginals.push({ original: name, cleaned, dish: dish.id, course: dish.course });
   }
@@ -96,7 +96,7 @@ const nonfood = [];
 const addNonFood = (original, y, group, excludeDishId) => {
   const cleaned = services.cleaner.clean(original).text;
   if (!cleaned) return;
-  const lex = nonFoodLexicalFeatures(original, cleaned, excludeDishId);
+  const lex = nonFoodLexicalFeatures(knowledge, nonFoodCuePatterns, original, cleaned, excludeDishId);
   nonfood.push({ t: indexOf(cleaned), y, group, lex: onesOf(lex).map((k) => [k, lex[k]]) });
 };
 for (const f of foodOriginals) {

@@ -190,7 +190,7 @@ export async function loadCatalogDeps(config: Config): Promise<{ deps: CatalogDe
   return {
     deps: {
       embedder: { id: encoder.model.id, dim: 384, embed: (texts) => encoder.encode(texts, 384) },
-      cleaner: services.cleaner,
+      knowledge: services.knowledge,
       scorer: services.matchScorer(),
       headModelId: services.modelId,
     },

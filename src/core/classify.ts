@@ -1,11 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { MODELS_DIR, REPO_ROOT } from './paths.js';
-import { profileItem } from './items.js';
-import { getKnowledge } from './knowledge/index.js';
+import type { Knowledge } from './knowledge/index.js';
+import type { MenuText } from './menu-text.js';
 import { CUISINE_LABELS, type Cuisine } from './knowledge/dishes.js';
 import { cuisineCue } from './knowledge/cues.js';
-import { hasKnownWord } from './text/clean.js';
 import type { Services } from './services.js';
 
 /**
@@ -225,7 +224,7 @@ export const CUISINE_EXTRA_FEATURES: readonly string[] = [
 const STRONG_CUE_FROM = 0.6;
 
 /** The cuisine head's extra inputs for one cleaned text (models/classifier/export-features.mjs calls this too). */
-export function cuisineExtraFeatures(cleanedText: string, cue: ReturnType<typeof cuisineCue> = cuisineCue(cleanedText)): Float32Array {
+export function cuisineExtraFeatures(k: Knowledge, cleanedText: string, cue: ReturnType<typeof cuisineCue> = cuisineCue(k.cues, cleanedText)): Float32Array {
   const extra = new Float32Array(CUISINE_EXTRA_FEATURES.length);
   if (cue.value !== null) {
     const idx = CUISINE_LABELS.indexOf(cue.value);
@@ -269,15 +268,15 @@ function round4(x: number): number {
   return Math.round(x * 1e4) / 1e4;
 }
 
-/** The knowledge base's answer for a cleaned text, or null when it does not name a dish confidently. */
-function dishAnswer(cleanedText: string): CuisinePrediction | null {
-  const profile = profileItem(cleanedText);
+/** The knowledge base's answer for a text, or null when it does not name a dish confidently. */
+function dishAnswer(text: MenuText): CuisinePrediction | null {
+  const profile = text.profile;
   if (profile.dish && profile.dishHow === 'exact') {
     return { cuisine: profile.dish.cuisine, confidence: EXACT_DISH_CONFIDENCE, source: 'dish' };
   }
   if (!profile.dish) {
     // An ambiguous name ("Seekh Kebab") resolves to no dish; if every dish it can mean has one cuisine, that is it.
-    const candidates = getKnowledge().lookup.dishCandidates(cleanedText);
+    const candidates = text.candidates;
     if (candidates.length > 1 && candidates.every((d) => d.cuisine === candidates[0]!.cuisine)) {
       return { cuisine: candidates[0]!.cuisine, confidence: EXACT_DISH_CONFIDENCE, source: 'dish' };
     }
@@ -290,25 +289,26 @@ function dishAnswer(cleanedText: string): CuisinePrediction | null {
 
 /** Classification with the source of each answer (the API drops `source`). */
 export function predictCuisines(
+  k: Knowledge,
   encoderId: string | null,
-  cleanedTexts: readonly string[],
+  texts: readonly MenuText[],
   vectors384: readonly Float32Array[],
 ): CuisinePrediction[] {
-  if (cleanedTexts.length !== vectors384.length) throw new Error('predictCuisines: one vector per text');
+  if (texts.length !== vectors384.length) throw new Error('predictCuisines: one vector per text');
   lastEncoderId = encoderId;
   const head = cuisineSlot.forEncoder(encoderId);
-  return cleanedTexts.map((text, i) => {
+  return texts.map((text, i) => {
     const known = dishAnswer(text);
     if (known) return known;
     // A name with no word the knowledge base knows and no cuisine cue ("asdf jkl", a bare house name) is no evidence
     // of a cuisine, whatever the head makes of its embedding (after the knowledge base's 750 English names were added,
     // the refitted head called "asdf jkl" North Indian at 0.52).
-    const cue = cuisineCue(text);
-    if (!hasKnownWord(text) && cue.value === null) return { cuisine: 'uncertain', confidence: 0, source: 'none' };
+    const cue = text.cues.cuisine;
+    if (!text.knownWord && cue.value === null) return { cuisine: 'uncertain', confidence: 0, source: 'none' };
     if (head) {
       const v = vectors384[i]!;
       if (v.length !== head.embeddingDim) throw new Error(`cuisine head needs ${head.embeddingDim}-d vectors, got ${v.length}`);
-      const p = headProbabilities(head, v, cuisineExtraFeatures(text, cue));
+      const p = headProbabilities(head, v, cuisineExtraFeatures(k, text.text, cue));
       let best = 0;
       for (let r = 1; r < p.length; r++) if (p[r]! > p[best]!) best = r;
       const confidence = round4(p[best]!);
@@ -321,13 +321,13 @@ export function predictCuisines(
 }
 
 /**
- * Cuisine of each cleaned text, from its 384-d vector (services.embedTexts(texts, 384)); one of the 19 labels or
+ * Cuisine of each text, from its 384-d vector (services.embedTexts(texts, 384)); one of the 19 labels or
  * 'uncertain', with a confidence in 0–1. Shared by /classify, /report and /suggest.
  */
 export async function classifyItems(
   services: Services,
-  cleanedTexts: string[],
-  vectors384: Float32Array[],
+  texts: readonly MenuText[],
+  vectors384: readonly Float32Array[],
 ): Promise<{ cuisine: string; confidence: number }[]> {
-  return predictCuisines(services.modelId, cleanedTexts, vectors384).map(({ cuisine, confidence }) => ({ cuisine, confidence }));
+  return predictCuisines(services.knowledge, services.modelId, texts, vectors384).map(({ cuisine, confidence }) => ({ cuisine, confidence }));
 }

@@ -1,8 +1,8 @@
-import { nameKey } from './knowledge/dishes.js';
-import { getKnowledge } from './knowledge/index.js';
+import type { Knowledge } from './knowledge/index.js';
 import { dishWords } from './dish-words.js';
-import { definingWords, wordDifference, type DefiningWordLexicon } from './defining-words.js';
-import { conflicts, profileItem } from './items.js';
+import { wordDifference } from './defining-words.js';
+import { conflicts } from './items.js';
+import type { MenuText } from './menu-text.js';
 import { judgePairs, SAME_DISH_PROBABILITY, type PairScorer } from './match.js';
 import { allPairsAboveAsync, cosineTopKAsync, unionFind } from '../native/index.js';
 import { dot } from './inference/encoder.js';
@@ -84,19 +84,24 @@ export interface DedupOutcome {
 }
 
 /** The key under which items are the same name: nameKey of the cleaned text, or of the original when cleaning left nothing. */
-export function nodeKey(original: string, cleaned: string): string {
-  const key = nameKey(cleaned);
-  return key !== '' ? key : `\u0000${original.trim().toLowerCase()}`;
+export function nodeKey(text: MenuText): string {
+  return nodeKeyOf(text.key, text.original);
+}
+
+/** nodeKey from a cleaned text's name key (MenuText.key) and the original, for callers that hold the two apart. */
+export function nodeKeyOf(cleanedKey: string, original: string): string {
+  return cleanedKey !== '' ? cleanedKey : `\u0000${original.trim().toLowerCase()}`;
 }
 
 /**
- * What clustering works on: one node per distinct name (nodeKey), with the cleaned text and unit vector of the first
+ * What clustering works on: one node per distinct name (nodeKey), with the menu text and unit vector of the first
  * item that had it. Built by dedupPrepared for one menu and by the catalog engine for a whole catalog.
  */
 export interface NodeSet {
   readonly count: number;
   readonly dim: number;
-  readonly text: readonly string[];
+  /** The menu text of each node (its first item's); the stages read its cleaned text's reading. */
+  readonly text: readonly MenuText[];
   /** count × dim, row-major, each row a unit vector. */
   readonly matrix: Float32Array;
   /** dishWords of each node's text. */
@@ -106,9 +111,9 @@ export interface NodeSet {
 }
 
 /** A NodeSet from node texts and their vectors as one matrix. */
-export function nodeSet(text: readonly string[], matrix: Float32Array, dim: number): NodeSet {
+export function nodeSet(text: readonly MenuText[], matrix: Float32Array, dim: number): NodeSet {
   if (matrix.length !== text.length * dim) throw new Error(`nodeSet: ${text.length} texts, ${matrix.length / dim} vectors`);
-  return { count: text.length, dim, text, matrix, words: text.map(dishWords), exactDish: text.map(exactDishId) };
+  return { count: text.length, dim, text, matrix, words: text.map((t) => t.dishWords), exactDish: text.map((t) => t.exactDishId) };
 }
 
 function nodeCosine(nodes: NodeSet, i: number, j: number): number {
@@ -128,20 +133,20 @@ interface MenuNodes {
   readonly nodeOf: Int32Array;
 }
 
-function buildNodes(originals: readonly string[], cleaned: readonly string[], vectors: readonly Float32Array[]): MenuNodes {
+function buildNodes(texts: readonly MenuText[], vectors: readonly Float32Array[]): MenuNodes {
   const byKey = new Map<string, number>();
   const items: number[][] = [];
-  const text: string[] = [];
+  const text: MenuText[] = [];
   const first: number[] = [];
-  const nodeOf = new Int32Array(originals.length);
-  for (let i = 0; i < originals.length; i++) {
-    const key = nodeKey(originals[i]!, cleaned[i]!);
+  const nodeOf = new Int32Array(texts.length);
+  for (let i = 0; i < texts.length; i++) {
+    const key = nodeKey(texts[i]!);
     let node = byKey.get(key);
     if (node === undefined) {
       node = items.length;
       byKey.set(key, node);
       items.push([]);
-      text.push(cleaned[i]!);
+      text.push(texts[i]!);
       first.push(i);
     }
     items[node]!.push(i);
@@ -335,40 +340,33 @@ export interface PairJudge {
  *   - the shared precision stage (judgePairs, as in /match: diet and protein conflicts, knowledge-base identity,
  *     calibrated cosine or a cross-encoder) must say "match".
  */
-export function precisionJudge(options: Pick<DedupOptions, 'cosineThreshold' | 'scorer'>): PairJudge {
+export function precisionJudge(k: Knowledge, options: Pick<DedupOptions, 'cosineThreshold' | 'scorer'>): PairJudge {
   return {
     async judge(nodes, pairs, cosines) {
-      const lex = definingWords();
-      const accepted = pairs.map(([i, j], k) => {
+      const accepted = pairs.map(([i, j], e) => {
         const synonyms = nodesAreSynonyms(nodes, i, j);
-        if (!synonyms && cosines[k]! < options.cosineThreshold) return false;
-        return wordDifference(nodes.words[i]!, nodes.words[j]!, synonyms, lex) === null;
+        if (!synonyms && cosines[e]! < options.cosineThreshold) return false;
+        return wordDifference(k, nodes.words[i]!, nodes.words[j]!, synonyms) === null;
       });
-      const judged = accepted.flatMap((ok, k) => (ok ? [k] : []));
+      const judged = accepted.flatMap((ok, e) => (ok ? [e] : []));
       if (judged.length === 0) return accepted;
       const verdicts = await judgePairs(
-        judged.map((k) => [nodes.text[pairs[k]![0]]!, nodes.text[pairs[k]![1]]!] as const),
-        judged.map((k) => cosines[k]!),
+        k,
+        judged.map((e) => [nodes.text[pairs[e]![0]]!, nodes.text[pairs[e]![1]]!] as const),
+        judged.map((e) => cosines[e]!),
         options.cosineThreshold,
         options.scorer,
         { verdictsOnly: true },
       );
-      judged.forEach((k, v) => (accepted[k] = verdicts[v]!.match));
+      judged.forEach((e, v) => (accepted[e] = verdicts[v]!.match));
       return accepted;
     },
   };
 }
 
-/** The knowledge-base dish a name is, exactly (a name or alias; Devanagari transliterated), or null. */
-function exactDishId(text: string): number | null {
-  const dishes = getKnowledge().lookup.dishCandidates(text);
-  return dishes.length === 1 ? dishes[0]!.id : null;
-}
-
-/** Both names are, exactly, a name or alias of the same knowledge-base dish. */
-export function knownSynonyms(a: string, b: string): boolean {
-  const id = exactDishId(a);
-  return id !== null && id === exactDishId(b);
+/** Both names are, exactly, a name or alias of the same knowledge-base dish (Devanagari transliterated). */
+export function knownSynonyms(a: MenuText, b: MenuText): boolean {
+  return a.exactDishId !== null && a.exactDishId === b.exactDishId;
 }
 
 function nodesAreSynonyms(nodes: NodeSet, i: number, j: number): boolean {
@@ -406,9 +404,9 @@ function componentsWithin(members: readonly number[], adjacency: ReadonlyMap<num
  * Checked for every pair of a cluster, so a star of knowledge-base variants around one name (Thatte Idli with Ghee
  * Thatte Idli and Butter Thatte Idli) cannot put two different variants together.
  */
-function compatible(nodes: NodeSet, x: number, y: number, lex: DefiningWordLexicon): boolean {
-  if (wordDifference(nodes.words[x]!, nodes.words[y]!, nodesAreSynonyms(nodes, x, y), lex) !== null) return false;
-  const flags = conflicts(profileItem(nodes.text[x]!), profileItem(nodes.text[y]!));
+function compatible(k: Knowledge, nodes: NodeSet, x: number, y: number): boolean {
+  if (wordDifference(k, nodes.words[x]!, nodes.words[y]!, nodesAreSynonyms(nodes, x, y)) !== null) return false;
+  const flags = conflicts(k, nodes.text[x]!.profile, nodes.text[y]!.profile);
   return !flags.dietary_conflict && !flags.protein_conflict;
 }
 
@@ -419,13 +417,13 @@ function compatible(nodes: NodeSet, x: number, y: number, lex: DefiningWordLexic
  * while they are compatible with everyone already in it; the rest leave and are clustered again among themselves.
  */
 async function splitChains(
+  k: Knowledge,
   component: readonly number[],
   nodes: NodeSet,
   adjacency: ReadonlyMap<number, ReadonlyMap<number, number>>,
   judge: PairJudge,
 ): Promise<{ groups: number[][]; splits: number }> {
   const groups: number[][] = [];
-  const lex = definingWords();
   let splits = 0;
   const queue: number[][] = [[...component]];
   while (queue.length > 0) {
@@ -453,12 +451,12 @@ async function splitChains(
       unlinked.map((x) => nodeCosine(nodes, x, core)),
     );
     const matchesCore = new Set(group.filter((x) => x !== core && coreEdges?.has(x)));
-    unlinked.forEach((x, k) => verdicts[k] && matchesCore.add(x));
+    unlinked.forEach((x, e) => verdicts[e] && matchesCore.add(x));
     const candidates = [...matchesCore]
       .map((x) => ({ x, cosine: nodeCosine(nodes, x, core) }))
       .sort((p, q) => q.cosine - p.cosine || p.x - q.x);
     const kept = [core];
-    for (const { x } of candidates) if (kept.every((y) => compatible(nodes, x, y, lex))) kept.push(x);
+    for (const { x } of candidates) if (kept.every((y) => compatible(k, nodes, x, y))) kept.push(x);
     if (kept.length === group.length) {
       groups.push(group);
       continue;
@@ -513,11 +511,12 @@ export interface NodeClustering {
  * plus knowledge-base synonyms) → the judge → union-find over accepted edges → the anti-chaining split.
  */
 export async function clusterNodes(
+  k: Knowledge,
   nodes: NodeSet,
   options: DedupOptions,
   hooks: { readonly onPhase?: (phase: 'candidates' | 'judge' | 'split', done: number, total: number) => void } = {},
 ): Promise<NodeClustering> {
-  const judge = options.judge ?? precisionJudge(options);
+  const judge = options.judge ?? precisionJudge(k, options);
   const source = options.candidates ?? defaultCandidateSource(nodes.count);
   hooks.onPhase?.('candidates', 0, nodes.count);
   const edges = await candidateEdges(nodes, options.cosineThreshold, source);
@@ -528,7 +527,7 @@ export async function clusterNodes(
   for (let start = 0; start < edges.a.length; start += block) {
     const end = Math.min(edges.a.length, start + block);
     const pairs: (readonly [number, number])[] = [];
-    for (let k = start; k < end; k++) pairs.push([edges.a[k]!, edges.b[k]!]);
+    for (let e = start; e < end; e++) pairs.push([edges.a[e]!, edges.b[e]!]);
     accepted.push(...(await judge.judge(nodes, pairs, edges.cosine.slice(start, end))));
     hooks.onPhase?.('judge', end, edges.a.length);
   }
@@ -541,12 +540,12 @@ export async function clusterNodes(
   };
   const ea: number[] = [];
   const eb: number[] = [];
-  for (let k = 0; k < accepted.length; k++) {
-    if (!accepted[k]) continue;
-    ea.push(edges.a[k]!);
-    eb.push(edges.b[k]!);
-    link(edges.a[k]!, edges.b[k]!, edges.cosine[k]!);
-    link(edges.b[k]!, edges.a[k]!, edges.cosine[k]!);
+  for (let e = 0; e < accepted.length; e++) {
+    if (!accepted[e]) continue;
+    ea.push(edges.a[e]!);
+    eb.push(edges.b[e]!);
+    link(edges.a[e]!, edges.b[e]!, edges.cosine[e]!);
+    link(edges.b[e]!, edges.a[e]!, edges.cosine[e]!);
   }
   const labels = unionFind(nodes.count, Uint32Array.from(ea), Uint32Array.from(eb));
   const components = new Map<number, number[]>();
@@ -563,7 +562,7 @@ export async function clusterNodes(
   for (const comp of components.values()) {
     if (comp.length <= 2) groups.push(comp);
     else {
-      const split = await splitChains(comp, nodes, adjacency, judge);
+      const split = await splitChains(k, comp, nodes, adjacency, judge);
       groups.push(...split.groups);
       chainSplits += split.splits;
     }
@@ -575,20 +574,21 @@ export async function clusterNodes(
 }
 
 /**
- * Clusters already cleaned and embedded items. `vectors` are the unit 384-d embeddings of the cleaned texts, one per
+ * Clusters already read and embedded items. `vectors` are the unit 384-d embeddings of the cleaned texts, one per
  * item (items with the same cleaned text may share one). Deterministic: the same input gives the same output.
  */
 export async function dedupPrepared(
-  originals: readonly string[],
-  cleaned: readonly string[],
+  k: Knowledge,
+  texts: readonly MenuText[],
   vectors: readonly Float32Array[],
   options: DedupOptions,
 ): Promise<DedupOutcome> {
-  if (originals.length !== cleaned.length || originals.length !== vectors.length) {
-    throw new Error(`dedupPrepared: ${originals.length} items, ${cleaned.length} cleaned texts, ${vectors.length} vectors`);
+  if (texts.length !== vectors.length) {
+    throw new Error(`dedupPrepared: ${texts.length} items, ${vectors.length} vectors`);
   }
-  const menu = buildNodes(originals, cleaned, vectors);
-  const { groups: nodeGroups, stats } = await clusterNodes(menu.nodes, options);
+  const originals = texts.map((t) => t.original);
+  const menu = buildNodes(texts, vectors);
+  const { groups: nodeGroups, stats } = await clusterNodes(k, menu.nodes, options);
 
   const cap = options.maxPairwiseScores ?? MAX_PAIRWISE_SCORES;
   const clusters: DuplicateGroup[] = [];

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
-import { KNOWLEDGE_DIR } from './paths.js';
 import { readTsv } from './knowledge/tsv.js';
-import { getKnowledge, loadKnowledge } from './knowledge/index.js';
+import { HARD_NEGATIVES_HEADER } from './knowledge/dishes.js';
+import type { DishLookup } from './knowledge/lookup.js';
+import type { Knowledge } from './knowledge/index.js';
 import { editDistance } from './text/clean.js';
-import { differingWords, dishWords, singular } from './dish-words.js';
-import { proteinOf } from './knowledge/cues.js';
+import { differingWords, dishWords } from './dish-words.js';
+import { parseCleanedText } from './menu-text.js';
 import { soundKey } from './knowledge/transliterate.js';
 
 /**
@@ -34,37 +35,29 @@ export interface DefiningWordLexicon {
  * "Parotta") and filler words. Words the knowledge base does not know (brand prefixes, "McSaver", "Chicago") are
  * left to the encoder: the cosine threshold decides them.
  */
-export function loadDefiningWords(dir: string = KNOWLEDGE_DIR): DefiningWordLexicon {
+export function loadDefiningWords(dir: string, k: Knowledge, lookup: DishLookup = k.lookup): DefiningWordLexicon {
   const defining = new Set<string>();
   const addAll = (words: Iterable<string>): void => {
     for (const w of words) if (!/^\d+$/.test(w)) defining.add(w);
   };
-  for (const row of readTsv(join(dir, 'hard_negatives.tsv'), ['text_a', 'text_b', 'kind', 'note'])) {
+  for (const row of readTsv(join(dir, 'hard_negatives.tsv'), HARD_NEGATIVES_HEADER)) {
     const [a, b] = row.cells;
     if (!a || !b) continue;
-    const wa = new Set(dishWords(a));
-    const wb = new Set(dishWords(b));
+    const wa = new Set(dishWords(k, a));
+    const wb = new Set(dishWords(k, b));
     addAll([...wa].filter((w) => !wb.has(w)));
     addAll([...wb].filter((w) => !wa.has(w)));
   }
   for (const row of readTsv(join(dir, 'lexicon', 'category.tsv'), ['keyword', 'course', 'note'])) {
-    if (row.cells[0]) addAll(dishWords(row.cells[0]));
+    if (row.cells[0]) addAll(dishWords(k, row.cells[0]));
   }
   for (const row of readTsv(join(dir, 'lexicon', 'cuisine_cues.tsv'), ['keyword', 'cuisine', 'strength'])) {
-    if (row.cells[0] && row.cells[2] === 'strong') addAll(dishWords(row.cells[0]));
+    if (row.cells[0] && row.cells[2] === 'strong') addAll(dishWords(k, row.cells[0]));
   }
-  const lookup = (dir === KNOWLEDGE_DIR ? getKnowledge() : loadKnowledge(dir)).lookup;
-  for (const w of lookup.dishesByToken.keys()) addAll(dishWords(w));
+  for (const w of lookup.dishesByToken.keys()) addAll(dishWords(k, w));
   const known = new Set<string>(defining);
-  for (const w of lookup.optionalWords) defining.delete(singular(w));
+  for (const w of lookup.optionalWords) defining.delete(k.singular(w));
   return { defining, known, spellingVariants: lookup.spellingVariants };
-}
-
-let sharedLexicon: DefiningWordLexicon | null = null;
-
-export function definingWords(): DefiningWordLexicon {
-  sharedLexicon ??= loadDefiningWords();
-  return sharedLexicon;
 }
 
 /** cheese / cheesy, spice / spicy, cream / creamy: the noun and its -y adjective name the same thing on a menu. */
@@ -93,20 +86,10 @@ function isCompoundPart(word: string, other: string): boolean {
   return other.startsWith(word) || other.endsWith(word);
 }
 
-const proteinOfWord = new Map<string, string | null>();
-
 /** Two words naming the same protein in two languages (murgh / chicken, gosht / mutton, jhinga / prawn). */
-function isSameProtein(word: string, other: string): boolean {
-  const of = (w: string): string | null => {
-    let p = proteinOfWord.get(w);
-    if (p === undefined) {
-      p = proteinOf(w).value;
-      if (proteinOfWord.size < 20_000) proteinOfWord.set(w, p);
-    }
-    return p;
-  };
-  const p = of(word);
-  return p !== null && p === of(other);
+function isSameProtein(k: Knowledge, word: string, other: string): boolean {
+  const p = parseCleanedText(k, word).cues.protein.value;
+  return p !== null && p === parseCleanedText(k, other).cues.protein.value;
 }
 
 /**
@@ -126,16 +109,17 @@ function isSameProtein(word: string, other: string): boolean {
  * under one dish (Chilli Thattai / Pepper Thattai, Malai Peda / Doodh Peda) still differ: a menu listing both sells
  * two things.
  */
-export function definingWordDifference(a: string, b: string, synonyms = false, lex: DefiningWordLexicon = definingWords()): string | null {
-  return wordDifference(dishWords(a), dishWords(b), synonyms, lex);
+export function definingWordDifference(k: Knowledge, a: string, b: string, synonyms = false): string | null {
+  return wordDifference(k, dishWords(k, a), dishWords(k, b), synonyms);
 }
 
 /** definingWordDifference on names already split by dishWords (dedup splits each name once). */
-export function wordDifference(wa: readonly string[], wb: readonly string[], synonyms: boolean, lex: DefiningWordLexicon): string | null {
+export function wordDifference(k: Knowledge, wa: readonly string[], wb: readonly string[], synonyms: boolean): string | null {
+  const lex = k.definingWords;
   if (wa.join('') === wb.join('')) return null;
   const [onlyA, onlyB] = differingWords(wa, wb);
   const [restA, restB] = unpaired(onlyA, onlyB, (w, o) =>
-    isSpellingOf(w, o, lex) || (synonyms && (isCompoundPart(w, o) || isCompoundPart(o, w) || isSameProtein(w, o))));
+    isSpellingOf(w, o, lex) || (synonyms && (isCompoundPart(w, o) || isCompoundPart(o, w) || isSameProtein(k, w, o))));
   if (restA.length === 0 && restB.length === 0) return null;
   const isDefining = (w: string): boolean => /^\d+$/.test(w) || lex.defining.has(w);
   if (synonyms) {
@@ -154,13 +138,13 @@ function unpaired(onlyA: readonly string[], onlyB: readonly string[], pairsWith:
 }
 
 /**
- * Whether two names are one name but for misspellings: each word only one side has pairs with a word only the other
+ * Whether two names (their dishWords) are one name but for misspellings: each word only one side has pairs with a word only the other
  * has as a spelling of it (an unknown word near a known one: "Mughalaih" / "Mughlai", a rare spelling the knowledge
  * base learned from its aliases, a -y adjective). Two known words never pair ("Kofta" / "Korma", "Keema" / "Kebab"),
  * and the names must share a word, so a lone typo is not read into a lone word.
  */
-export function spelledAlike(a: string, b: string, lex: DefiningWordLexicon = definingWords()): boolean {
-  const wa = dishWords(a), wb = dishWords(b);
+export function spelledAlike(k: Knowledge, wa: readonly string[], wb: readonly string[]): boolean {
+  const lex = k.definingWords;
   if (wa.join('') === wb.join('')) return false;
   const [onlyA, onlyB] = differingWords(wa, wb);
   if (onlyA.length === 0 || onlyA.length !== onlyB.length || onlyA.length >= wa.length) return false;

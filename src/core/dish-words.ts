@@ -1,44 +1,38 @@
 import { join } from 'node:path';
-import { KNOWLEDGE_DIR } from './paths.js';
 import { readList } from './knowledge/tsv.js';
 import { nameKey } from './knowledge/dishes.js';
+import type { Knowledge } from './knowledge/index.js';
 
 // The content words of a cleaned menu name, as the word guards compare them (dedup's defining-word guard, the
 // variant guard of the precision stage): lower-case, filler and size words dropped, plurals folded.
 
-/** Words that never decide which dish a name is (they are dropped before two names are compared word by word). */
-const FILLER_WORDS = new Set([
-  'special', 'spl', 'spcl', 'classic', 'signature', 'house', 'homemade', 'homestyle', 'style', 'styled', 'authentic',
-  'traditional', 'famous', 'original', 'premium', 'delicious', 'tasty', 'yummy', 'our', 'the', 'a', 'an', 'of',
-  'with', 'and', 'in', 'on', 'n', 'da', 'ka', 'ki', 'ke', 'wala', 'wali', 'wale', 'new', 'each', 'item',
-]);
-
-/** Words whose plural -s is part of the word or a different dish word: never folded. */
-const KEEP_FINAL_S = new Set(['fries', 'chips', 'greens', 'oats', 'nuts', 'hummus', 'couscous', 'asparagus', 'peas']);
-
-export function singular(word: string): string {
-  if (word.length <= 3 || !word.endsWith('s') || word.endsWith('ss') || word.endsWith('us') || KEEP_FINAL_S.has(word)) return word;
+/** A word's singular, unless its final s is part of the word or makes another dish word (`keepFinalS`). */
+export function singular(word: string, keepFinalS: ReadonlySet<string>): string {
+  if (word.length <= 3 || !word.endsWith('s') || word.endsWith('ss') || word.endsWith('us') || keepFinalS.has(word)) return word;
   return word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.slice(0, -1);
 }
-
-let sizeWords: ReadonlySet<string> | null = null;
 
 /**
  * The one-word entries of lexicon/sizes.txt (half, full, regular, large, …). Cleaning strips sizes, but not every
  * placement ("Paneer Butter Masala Half ₹220"); a size word left in a name never makes it another dish.
  */
-function leftoverSizeWords(): ReadonlySet<string> {
-  sizeWords ??= new Set(readList(join(KNOWLEDGE_DIR, 'lexicon', 'sizes.txt')).map(nameKey).filter((w) => w !== '' && !w.includes(' ')));
-  return sizeWords;
+export function loadSizeWords(dir: string): ReadonlySet<string> {
+  return new Set(readList(join(dir, 'lexicon', 'sizes.txt')).map(nameKey).filter((w) => w !== '' && !w.includes(' ')));
 }
 
 /** The content words of a cleaned name as the guard compares them: lower-case, fillers and sizes dropped, plurals folded. */
-export function dishWords(cleanedText: string): string[] {
-  const sizes = leftoverSizeWords();
+export function dishWords(k: Knowledge, cleanedText: string): string[] {
+  return dishWordsOfKey(k, nameKey(cleanedText));
+}
+
+/** dishWords of a name already keyed by nameKey (MenuText.key). */
+export function dishWordsOfKey(k: Knowledge, key: string): string[] {
+  const filler = k.words.dishWordFiller;
+  const sizes = k.sizeWords;
   const out: string[] = [];
-  for (const w of nameKey(cleanedText).split(' ')) {
-    if (w === '' || FILLER_WORDS.has(w) || sizes.has(w)) continue;
-    out.push(singular(w));
+  for (const w of key.split(' ')) {
+    if (w === '' || filler.has(w) || sizes.has(w)) continue;
+    out.push(k.singular(w));
   }
   return out;
 }

@@ -1,7 +1,8 @@
-import { getKnowledge } from './knowledge/index.js';
+import type { Knowledge } from './knowledge/index.js';
 import type { Course, Cuisine, Dish, Protein } from './knowledge/dishes.js';
-import { dietMarkers, dietOf, menuTextCues, type DietCue, type DietMarkers } from './knowledge/cues.js';
-import { differingWords, dishWords } from './dish-words.js';
+import type { ComboMatch, DishMatch } from './knowledge/lookup.js';
+import { dietOf, type DietCue, type DietMarkers, type MenuTextCues } from './knowledge/cues.js';
+import { differingWords } from './dish-words.js';
 import { isCombo } from './variants.js';
 
 /**
@@ -34,13 +35,22 @@ export function vegOrNot(diet: DietCue): 'veg' | 'non_veg' | 'unknown' {
   return diet === 'veg' ? 'veg' : diet === 'unknown' ? 'unknown' : 'non_veg';
 }
 
-const profileCache = new Map<string, ItemProfile>();
+/** What a profile is read from: a cleaned text as MenuText reads it (menu-text.ts). */
+export interface ProfileSource {
+  readonly text: string;
+  readonly dish: DishMatch | null;
+  readonly cues: MenuTextCues;
+  /** Read only for a text that resolves to no dish and whose words do not say non-veg. */
+  readonly combo: ComboMatch | null;
+  readonly markers: DietMarkers;
+  readonly dishWords: readonly string[];
+}
 
-export function profileItem(cleanedText: string): ItemProfile {
-  const cached = profileCache.get(cleanedText);
-  if (cached) return cached;
-  const match = getKnowledge().resolveDish(cleanedText);
-  const cues = menuTextCues(cleanedText);
+/** The profile of a cleaned text; MenuText.profile is where every stage gets it (read once per text). */
+export function readProfile(k: Knowledge, text: ProfileSource): ItemProfile {
+  const cleanedText = text.text;
+  const match = text.dish;
+  const cues = text.cues;
   const dish = match?.dish ?? null;
   // A fuzzy dish match never overrides an explicit diet or protein word in the text itself.
   const trustDish = dish !== null && (match!.how === 'exact' || cues.diet.value === 'unknown');
@@ -49,7 +59,7 @@ export function profileItem(cleanedText: string): ItemProfile {
   // A combo is as non-veg as its most non-veg part: "Double Down Burger & Pepsi" is not veg because Pepsi is and
   // nothing in the words names the meat. Parts only ever make the reading less veg, never more.
   if (!dish && diet !== 'non_veg') {
-    const parts = (getKnowledge().lookup.resolveCombo(cleanedText)?.parts ?? []).filter((m) => m && m.score >= 0.85).map((m) => m!.dish);
+    const parts = (text.combo?.parts ?? []).filter((m) => m && m.score >= 0.85).map((m) => m!.dish);
     const worst = parts.find((d) => d.diet === 'non_veg') ?? (diet === 'egg' ? undefined : parts.find((d) => d.diet === 'egg'));
     if (worst) {
       diet = worst.diet;
@@ -68,11 +78,9 @@ export function profileItem(cleanedText: string): ItemProfile {
     courseConfidence: dish ? (match!.how === 'exact' ? 0.95 : 0.8) : cues.course.confidence,
     cuisine: dish ? dish.cuisine : cues.cuisine.value,
     cuisineConfidence: dish ? (match!.how === 'exact' ? 0.95 : 0.8) : cues.cuisine.confidence,
-    markers: dietMarkers(cleanedText),
-    dishWords: dishWords(cleanedText),
+    markers: text.markers,
+    dishWords: text.dishWords,
   };
-  if (profileCache.size > 50_000) profileCache.clear();
-  profileCache.set(cleanedText, profile);
   return profile;
 }
 
@@ -102,13 +110,13 @@ function dietMarkerPair(a: ItemProfile, b: ItemProfile, da: string, db: string):
  * found 10 more and raised 3 more (recall 0.938 → 0.944, false alarms 53 → 56 of 12,160): a missed conflict costs
  * more than a needless one.
  */
-function meatSwapTwin(a: ItemProfile, b: ItemProfile, da: string, db: string): boolean {
+function meatSwapTwin(k: Knowledge, a: ItemProfile, b: ItemProfile, da: string, db: string): boolean {
   if (!((da === 'non_veg' && db === 'unknown') || (db === 'non_veg' && da === 'unknown'))) return false;
   const [meat, open] = da === 'non_veg' ? [a, b] : [b, a];
   const [onlyMeat, onlyOpen] = differingWords(meat.dishWords, open.dishWords);
   // "Jumbo Royal Burger Combo" / "Jumbo Royal Chicken Burger": a combo word is no swap of ingredients.
-  if (onlyOpen.length === 0 || onlyOpen.length > 2 || onlyOpen.some((w) => isCombo(w)) || onlyMeat.length === 0 || onlyMeat.length > 2 || onlyMeat.length === meat.dishWords.length) return false;
-  return dietOf(onlyMeat.join(' ')).value === 'non_veg';
+  if (onlyOpen.length === 0 || onlyOpen.length > 2 || onlyOpen.some((w) => isCombo(k, w)) || onlyMeat.length === 0 || onlyMeat.length > 2 || onlyMeat.length === meat.dishWords.length) return false;
+  return dietOf(k.cues, onlyMeat.join(' ')).value === 'non_veg';
 }
 
 /**
@@ -116,7 +124,7 @@ function meatSwapTwin(a: ItemProfile, b: ItemProfile, da: string, db: string): b
  * non-veg marker, a meat swap) whose other side's diet is open. protein_conflict: both main proteins known and
  * different.
  */
-export function conflicts(a: ItemProfile, b: ItemProfile): ConflictFlags {
+export function conflicts(k: Knowledge, a: ItemProfile, b: ItemProfile): ConflictFlags {
   const da = vegOrNot(a.diet);
   const db = vegOrNot(b.diet);
   // A menu that sells an "Eggless Opium Cake" beside an "Opium Cake" is telling us the plain one has egg: an eggless
@@ -125,7 +133,7 @@ export function conflicts(a: ItemProfile, b: ItemProfile): ConflictFlags {
   const egglessPair = ea !== eb && (ea ? db : da) === 'unknown';
   const markerPair = dietMarkerPair(a, b, da, db);
   return {
-    dietary_conflict: (da !== 'unknown' && db !== 'unknown' && da !== db) || egglessPair || markerPair || meatSwapTwin(a, b, da, db),
+    dietary_conflict: (da !== 'unknown' && db !== 'unknown' && da !== db) || egglessPair || markerPair || meatSwapTwin(k, a, b, da, db),
 
     protein_conflict: a.protein !== null && b.protein !== null && a.protein !== b.protein,
   };

@@ -1,8 +1,8 @@
-import { conflicts, profileItem, type ItemProfile } from './items.js';
-import { nameKey } from './knowledge/index.js';
+import { conflicts, type ItemProfile } from './items.js';
+import { nameKey, type Knowledge } from './knowledge/index.js';
 import { courseGroup } from './knowledge/dishes.js';
-import { toEnglishFoodWords } from './knowledge/translate.js';
 import { variantDifference, type VariantDifference } from './variants.js';
+import { annotationKey, parseCleanedText, type MenuText } from './menu-text.js';
 import { dishWords } from './dish-words.js';
 import { editDistance } from './text/clean.js';
 import { sameDishKey } from './knowledge/equivalents.js';
@@ -95,33 +95,30 @@ export function coursesApart(a: ItemProfile, b: ItemProfile): boolean {
   return a.courseConfidence >= COURSE_APART_CONFIDENCE && b.courseConfidence >= COURSE_APART_CONFIDENCE && courseGroup(a.course) !== courseGroup(b.course);
 }
 
-/** What comes with a dish rather than making another one ("Idli with Chutney" is Idli, "Nuggets + 1 Dip" are Nuggets). */
-const ACCOMPANIMENTS: ReadonlySet<string> = new Set([
-  'raita', 'salad', 'dip', 'dips', 'chutney', 'chutneys', 'sauce', 'sauces', 'pickle', 'achar', 'papad', 'mayo',
-  'mayonnaise', 'ketchup',
-]);
-
 /**
- * The dish without a tail that only lists its accompaniments, as a name key; null when the text has no such tail.
+ * The dish without a tail that only lists its accompaniments (what comes with a dish rather than making another one,
+ * lexicon/accompaniments.txt: "Idli with Chutney" is Idli, "Nuggets + 1 Dip" are Nuggets), as a name key; null when
+ * the text has no such tail.
  *   - after a last "with" or "+": at most three words ending in an accompaniment ("Paneer Tikka with Mint Chutney",
  *     "Crunchy Chicken Nuggets + Dip");
  *   - with no marker (cleaning drops brackets: "Chicken Dum Biryani [Raita and Salad]"): a trailing run of two or more
  *     accompaniments joined by "and", after at least two words, so "Boondi Raita" and "Chicken Salad" stay dishes.
  * Another dish or a drink after the marker ("+ Coke", "+ Chicken Seekh Kabab") is a combo, and stays one.
  */
-export function withoutAccompaniments(text: string): string | null {
+export function withoutAccompaniments(k: Knowledge, text: string): string | null {
+  const accompaniments = k.words.accompaniments;
   const words = text.toLowerCase().replace(/\+/g, ' + ').replace(/&/g, ' and ').split(/\s+/)
     .filter((w) => w !== '' && !/^\d+$/.test(w));
-  const endsInAccompaniment = (ws: readonly string[]): boolean => ws.length > 0 && ACCOMPANIMENTS.has(ws[ws.length - 1]!);
+  const endsInAccompaniment = (ws: readonly string[]): boolean => ws.length > 0 && accompaniments.has(ws[ws.length - 1]!);
   const marker = Math.max(words.lastIndexOf('with'), words.lastIndexOf('+'));
   if (marker >= 1) {
     const tail = words.slice(marker + 1);
     return tail.length <= 3 && endsInAccompaniment(tail) ? nameKey(words.slice(0, marker).join(' ')) : null;
   }
-  const glue = (w: string): boolean => ACCOMPANIMENTS.has(w) || w === 'and' || w === 'n';
+  const glue = (w: string): boolean => accompaniments.has(w) || w === 'and' || w === 'n';
   let start = words.length;
   while (start > 0 && glue(words[start - 1]!)) start--;
-  const listed = words.slice(start).filter((w) => ACCOMPANIMENTS.has(w)).length;
+  const listed = words.slice(start).filter((w) => accompaniments.has(w)).length;
   return listed >= 2 && start >= 2 && endsInAccompaniment(words) ? nameKey(words.slice(0, start).join(' ')) : null;
 }
 
@@ -131,17 +128,27 @@ interface Rendering {
   readonly text: string;
   readonly key: string;
   readonly dishKey: string;
+  /** The dish key's content words, as the word guards compare them. */
+  readonly dishKeyWords: readonly string[];
   /** The dish key with the names of one food in lexicon/search_equivalents.tsv as one token ("momo" for "dim sum"). */
   readonly sameDishKey: string;
   /** The brands the text names (lexicon/brands.tsv). */
   readonly brands: ReadonlySet<string>;
 }
 
-function renderForMatch(text: string): Rendering {
-  const english = toEnglishFoodWords(text);
-  const key = nameKey(english);
-  const dishKey = withoutAccompaniments(english) ?? key;
-  return { text: english, key, dishKey, sameDishKey: sameDishKey(dishKey), brands: brandsOf(english) };
+const RENDERING = annotationKey<Rendering>('match rendering');
+
+/** A text's rendering for the precision stage, read once per text (a MenuText annotation). */
+function renderingOf(text: MenuText): Rendering {
+  return text.annotation(RENDERING, (t) => {
+    const k = t.knowledge;
+    const english = t.english;
+    const key = nameKey(english);
+    const dishKey = withoutAccompaniments(k, english) ?? key;
+    return {
+      text: english, key, dishKey, dishKeyWords: dishWords(k, dishKey), sameDishKey: sameDishKey(k.equivalents, dishKey), brands: brandsOf(k.brands, english),
+    };
+  });
 }
 
 /**
@@ -154,10 +161,10 @@ function renderForMatch(text: string): Rendering {
  * swap, a combo, a course) leave two confident resolutions (CONFIDENT_DISH_SCORE each) one dish. `why` is the reason
  * the two differ.
  */
-export function madeAnother(a: ItemProfile, b: ItemProfile, why: Apart | null): boolean {
+export function madeAnother(k: Knowledge, a: ItemProfile, b: ItemProfile, why: Apart | null): boolean {
   if (why === null) return false;
   if (why.kind === 'brand') return true;
-  if (why.kind === 'added') return !a.dish || !a.dish.keys.some((k) => dishWords(k).includes(why.word));
+  if (why.kind === 'added') return !a.dish || !a.dish.keys.some((key) => parseCleanedText(k, key).dishWords.includes(why.word));
   return !bothConfident(a, b);
 }
 
@@ -166,11 +173,11 @@ export function madeAnother(a: ItemProfile, b: ItemProfile, why: Apart | null): 
 export type Apart = VariantDifference | { readonly kind: 'course' } | { readonly kind: 'brand' };
 
 /**
- * Two names that are one name written with a word split or joined ("Gosse Berry Juice" / "Gooseberry Juice", "Ras
- * Malai" / "Rasmalai"): the same letters once the spaces go, or but for one slip in a name of eight letters or more.
+ * Two names (their dishWords) that are one name written with a word split or joined ("Gosse Berry Juice" / "Gooseberry
+ * Juice", "Ras Malai" / "Rasmalai"): the same letters once the spaces go, or but for one slip in a name of eight
+ * letters or more.
  */
-export function compoundAlike(a: string, b: string): boolean {
-  const wa = dishWords(a), wb = dishWords(b);
+export function compoundAlike(wa: readonly string[], wb: readonly string[]): boolean {
   if (wa.length === wb.length) return false;
   const ja = wa.join(''), jb = wb.join('');
   if (ja === jb) return true;
@@ -182,45 +189,40 @@ export function clamp01(x: number): number {
 }
 
 /**
- * Scores pairs of cleaned texts with their cosines. `scorer` (a cross-encoder) is used for the pairs that clear the
+ * Scores pairs of menu texts with their cosines. `scorer` (a cross-encoder) is used for the pairs that clear the
  * gate; the knowledge base's dish identity still overrides it where it is certain. With `verdictsOnly` the model is
  * asked only about pairs whose `match` depends on it; the other pairs' reranker_score then comes from the knowledge
  * base (the same `match`, a cheaper score).
  */
 export async function judgePairs(
-  pairs: readonly (readonly [string, string])[],
+  k: Knowledge,
+  pairs: readonly (readonly [MenuText, MenuText])[],
   cosines: readonly number[],
   cosineThreshold: number,
   scorer: PairScorer | null,
   options: { readonly verdictsOnly?: boolean } = {},
 ): Promise<PairVerdict[]> {
-  const profiles = pairs.map(([a, b]) => [profileItem(a), profileItem(b)] as const);
-  // Dedup and suggest judge many pairs over few texts: render each text once.
-  const renderings = new Map<string, Rendering>();
-  const render = (t: string): Rendering => {
-    let r = renderings.get(t);
-    if (r === undefined) renderings.set(t, (r = renderForMatch(t)));
-    return r;
-  };
-  const rendered = pairs.map(([a, b]) => [render(a), render(b)] as const);
+  const profiles = pairs.map(([a, b]) => [a.profile, b.profile] as const);
+  // Dedup and suggest judge many pairs over few texts: each text is rendered once.
+  const rendered = pairs.map(([a, b]) => [renderingOf(a), renderingOf(b)] as const);
   // The same words, or the same once the accompaniments one or both list are set aside ("Nuggets" / "Nuggets + Dip"),
   // or once the names a menu uses for one food are read as one ("Chicken Dim Sum" / "Chicken Momo"), or but for a
   // misspelling ("Mughalaih Biryani" / "Mughlai Biryani"), or but for a word split or joined ("Gosse Berry" / "Gooseberry").
   const sameWords = rendered.map(([a, b]) =>
-    a.key === b.key || a.dishKey === b.dishKey || a.sameDishKey === b.sameDishKey || spelledAlike(a.dishKey, b.dishKey) || compoundAlike(a.dishKey, b.dishKey));
+    a.key === b.key || a.dishKey === b.dishKey || a.sameDishKey === b.sameDishKey || spelledAlike(k, a.dishKeyWords, b.dishKeyWords) || compoundAlike(a.dishKeyWords, b.dishKeyWords));
   // The gate bounds precision-stage cost; a knowledge-base identity costs nothing, so a synonym the base encoder
   // scores low (Murgh Makhani / Butter Chicken, cosine 0.15) still reaches the precision stage.
   const gated = cosines.map((c, i) => c >= MATCH_COSINE_GATE || sameWords[i]! || dishIdentity(profiles[i]![0], profiles[i]![1]) === 'same');
-  const flags = profiles.map(([pa, pb]) => conflicts(pa, pb));
-  const identities = pairs.map((_, i) => {
+  const flags = profiles.map(([pa, pb]) => conflicts(k, pa, pb));
+  const identities = pairs.map(([ta, tb], i) => {
     if (!gated[i]) return null;
     const [pa, pb] = profiles[i]!;
     // The same words need no word-level check; every other pair asks why the two might differ, once.
     const known = sameWords[i] ? 'same' : dishIdentity(pa, pb);
     const apart: Apart | null = sameWords[i] ? null
       : brandsDiffer(rendered[i]![0].brands, rendered[i]![1].brands) ? { kind: 'brand' }
-      : coursesApart(pa, pb) ? { kind: 'course' } : variantDifference(pa.text, pb.text);
-    return known === 'same' && !madeAnother(pa, pb, apart) ? 'same' : apart !== null ? 'different' : known;
+      : coursesApart(pa, pb) ? { kind: 'course' } : variantDifference(ta, tb);
+    return known === 'same' && !madeAnother(k, pa, pb, apart) ? 'same' : apart !== null ? 'different' : known;
   });
   const modelScores = new Map<number, number>();
   if (scorer) {
@@ -231,7 +233,7 @@ export async function judgePairs(
       options.verdictsOnly === true && (identities[i] !== null || flags[i]!.dietary_conflict || flags[i]!.protein_conflict);
     const idx = gated.flatMap((g, i) => (g && !decided(i) ? [i] : []));
     const scores = await scorer.score(idx.map((i) => [rendered[i]![0].text, rendered[i]![1].text] as const));
-    idx.forEach((i, k) => modelScores.set(i, scores[k]!));
+    idx.forEach((i, n) => modelScores.set(i, scores[n]!));
   }
   return pairs.map((_, i) => {
     const [pa, pb] = profiles[i]!;

@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KNOWLEDGE_DIR } from './paths.js';
-import { editDistance, type CleaningLexicon } from './text/clean.js';
+import { editDistance } from './text/clean.js';
 import { foldAccents } from './knowledge/translate.js';
+import { WORD_LIST_FILE_NAMES } from './knowledge/words.js';
+import type { Knowledge } from './knowledge/index.js';
 
 /**
  * Spelling correction for a search query, before it is cleaned.
@@ -11,9 +12,9 @@ import { foldAccents } from './knowledge/translate.js';
  * brand names and coined words that must stay as they are. A query is typed by a customer in a hurry, and the
  * menu being searched says which words to expect, so a query word the service does not know is read as the nearest
  * word it does know:
- *   - known: every word of the knowledge base (dish names, aliases, every lexicon: concepts, translations,
+ *   - known: every word of the knowledge base (dish names, aliases, every food lexicon: concepts, translations,
  *     equivalents, notes), the cleaning vocabulary, the words of the menu being searched, and the everyday words of a
- *     query below; a known word is never changed;
+ *     query (lexicon/query_everyday.txt); a known word is never changed;
  *   - candidates: the same words, and the plural of each (a query asks for "shakes" and "desserts");
  *   - an unknown word of four letters or more takes the unique nearest candidate with its first letter, within one
  *     edit (two from eight letters on: "bevrrages", "mocktailss"). A tie is broken in favour of a word of the menu,
@@ -24,18 +25,6 @@ import { foldAccents } from './knowledge/translate.js';
  * `npm run eval` measures it on misspelled copies of the graded queries (`search_ndcg_at_10_typo`, eval/typos.ts):
  * "syarters", "sjakes" and "birryani" find what "starters", "shakes" and "biryani" find.
  */
-
-/** Everyday words of a query that no lexicon lists, so they are known and never read as a typo ("good" is not gond). */
-const QUERY_WORDS = [
-  'good', 'best', 'nice', 'great', 'want', 'wanna', 'need', 'give', 'show', 'find', 'have', 'something', 'anything',
-  'some', 'any', 'that', 'this', 'these', 'those', 'what', 'which', 'where', 'when', 'with', 'without', 'from', 'into',
-  'about', 'like', 'love', 'lover', 'lovers', 'really', 'very', 'more', 'less', 'most', 'only', 'just', 'also', 'please',
-  'today', 'tonight', 'now', 'quick', 'fast', 'order', 'eat', 'eating', 'drink', 'drinking', 'have', 'hungry', 'craving',
-  'cravings', 'mood', 'feel', 'feeling', 'under', 'over', 'below', 'above', 'cheap', 'cheapest', 'price', 'rupees',
-  'kuch', 'chahiye', 'khana', 'khaana', 'peena', 'peeni', 'pina', 'hai', 'hain', 'mujhe', 'mere', 'mera', 'meri',
-  'liye', 'wala', 'wali', 'wale', 'bina', 'saath', 'aur', 'bhi', 'thoda', 'thodi', 'jyada',
-  'zyada', 'accha', 'acha', 'achha', 'bahut', 'bohot', 'kya', 'koi', 'kaun', 'kaunsa', 'dena', 'dedo', 'lao',
-];
 
 const WORD = /[a-z]+/g;
 
@@ -258,15 +247,18 @@ const CANDIDATE_COLUMNS: Readonly<Record<string, readonly number[]>> = {
 };
 
 /**
- * The speller's vocabulary, from the knowledge base (`cleaning`: the cleaner's own lexicon, `dir`: its lexicon files):
+ * The speller's vocabulary, from the knowledge base (its cleaning lexicon and its lexicon files):
  *   - candidates: the cleaning vocabulary (dish names, aliases, menu words), the candidate columns of the lexicon
- *     files, the everyday query words, each with its plural; a listed misspelling reads as its right spelling;
- *   - known: the candidates, every other word of every lexicon file (notes and examples included), and
- *     `englishWords` (the encoder's whole-word vocabulary), so that no word the knowledge base uses anywhere, nor an
- *     everyday English word ("friends", "share"), is ever read as a typo.
+ *     files, the everyday query words (lexicon/query_everyday.txt), each with its plural; a listed misspelling reads
+ *     as its right spelling;
+ *   - known: the candidates, every other word of every food lexicon file (notes and examples included; the word lists
+ *     of the rules, lexicon/words.ts's files, are not food vocabulary), and `englishWords` (the encoder's whole-word
+ *     vocabulary), so that no word the knowledge base uses anywhere, nor an everyday English word ("friends",
+ *     "share"), is ever read as a typo.
  */
-export function loadQueryVocabulary(cleaning: CleaningLexicon, englishWords: Iterable<string>, dir: string = KNOWLEDGE_DIR): QueryVocabulary {
-  const lex = join(dir, 'lexicon');
+export function loadQueryVocabulary(k: Knowledge, englishWords: Iterable<string>): QueryVocabulary {
+  const cleaning = k.cleaning;
+  const lex = join(k.dir, 'lexicon');
   const candidates = new Map<string, string>();
   const add = (spelling: string, reading: string = spelling): void => {
     if (spelling.length < 3 || candidates.has(spelling)) return;
@@ -279,10 +271,10 @@ export function loadQueryVocabulary(cleaning: CleaningLexicon, englishWords: Ite
     if (wrongWords.length === 1 && rightWords.length === 1) add(wrongWords[0]!, rightWords[0]!);
   }
   for (const w of cleaning.vocabulary) add(w);
-  for (const w of QUERY_WORDS) add(w);
+  for (const w of k.words.queryEveryday) add(w);
   const everyWord: string[] = [];
   for (const file of readdirSync(lex)) {
-    if (!/\.(tsv|txt)$/.test(file)) continue;
+    if (!/\.(tsv|txt)$/.test(file) || WORD_LIST_FILE_NAMES.has(file)) continue;
     const text = readFileSync(join(lex, file), 'utf8');
     everyWord.push(...wordsOf(text));
     const columns = CANDIDATE_COLUMNS[file];

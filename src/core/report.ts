@@ -134,11 +134,11 @@ export async function buildMenuReport(
   options: { cosineThreshold?: number } = {},
 ): Promise<MenuReport> {
   const started = performance.now();
-  const { cleaned, vectors } = await services.embedTexts(items, 384);
-  const cleanedTexts = cleaned.map((c) => c.text);
+  const { texts, vectors } = await services.embedTexts(items, 384);
+  const cleanedTexts = texts.map((c) => c.text);
 
   // Noise: cleaning removed something (a price, a size, a promo label, an emoji, decoration).
-  const noisy = cleaned.flatMap((c, i) => (c.removed.length > 0 ? [i] : []));
+  const noisy = texts.flatMap((c, i) => (c.removed.length > 0 ? [i] : []));
   const examples: NoiseExample[] = [];
   const shown = new Set<string>();
   for (const i of noisy) {
@@ -148,23 +148,19 @@ export async function buildMenuReport(
     examples.push({ original: items[i]!, cleaned: cleanedTexts[i]! });
   }
 
-  const outcome = await dedupPrepared(items, cleanedTexts, vectors, {
+  const outcome = await dedupPrepared(services.knowledge, texts, vectors, {
     cosineThreshold: options.cosineThreshold ?? 0.85,
     scorer: services.matchScorer(),
   });
 
-  const categories = await detectNonFood(
-    services,
-    items.map((original, i) => ({ original, cleaned: cleanedTexts[i]! })),
-    [...vectors],
-  );
+  const categories = await detectNonFood(services, texts, vectors);
   const nonFood = categories.flatMap((category, i) => (category ? [{ item: items[i]!, category }] : []));
 
   // Cuisines of the food items only: a medicine or a T-shirt has no cuisine.
   let distribution: Record<string, number> | null = null;
   if (classifierStatus(services.modelId) !== null) {
     const food = categories.flatMap((c, i) => (c === null ? [i] : []));
-    const labels = await classifyItems(services, food.map((i) => cleanedTexts[i]!), food.map((i) => vectors[i]!));
+    const labels = await classifyItems(services, food.map((i) => texts[i]!), food.map((i) => vectors[i]!));
     const counts = new Map<string, number>();
     for (const { cuisine } of labels) counts.set(cuisine, (counts.get(cuisine) ?? 0) + 1);
     distribution = Object.fromEntries([...counts].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)));

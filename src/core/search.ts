@@ -1,18 +1,14 @@
-import { join } from 'node:path';
-import { KNOWLEDGE_DIR } from './paths.js';
-import { readTsv } from './knowledge/tsv.js';
 import { CUISINE_LABELS, TAGS, courseGroup, cuisineAffinity, type Course, type Cuisine, type Dish, type Tag } from './knowledge/dishes.js';
-import { toEnglishFoodWords } from './knowledge/translate.js';
-import { getKnowledge } from './knowledge/index.js';
-import { categoryOf, flavourTagsOf, menuTextCues } from './knowledge/cues.js';
-import { conflicts, profileItem, vegOrNot, type ItemProfile } from './items.js';
+import type { Knowledge } from './knowledge/index.js';
+import { flavourTagsOf } from './knowledge/cues.js';
+import { conflicts, vegOrNot, type ItemProfile } from './items.js';
 import { l2normalize, type Dimension, type MenuEncoder } from './inference/encoder.js';
 import { clamp01 } from './match.js';
-import { editDistance, getTextCleaner } from './text/clean.js';
-import { singular } from './dish-words.js';
-import { isCombo } from './variants.js';
-import { SERVING_WORDS, type Serving, orderCountOf, servingOf, servingsAgree } from './servings.js';
+import { editDistance } from './text/clean.js';
+import { type Serving, servingsAgree } from './servings.js';
 import { equivalencePhrasePositions, equivalenceTerms, equivalenceTokens } from './knowledge/equivalents.js';
+import { literalAlternatives } from './knowledge/words.js';
+import { annotationKey, parseCleanedText, type MenuText } from './menu-text.js';
 
 /**
  * Semantic search over a small corpus (≤ 512 items), in three stages:
@@ -49,65 +45,18 @@ const SERVING_ONLY_SLOPE = 4;
 const KIND_WORD_BONUS = 1;
 /** What an order for several of a dish ("2 McVeggie Burger") loses to the dish itself for a query that names no serving. */
 const ORDER_FOR_SEVERAL = 0.3;
-/** Query words that ask for nothing. Hindi's little words are filler too ("ghar ke liye bada pack" is all serving), but
- * not "mein": "chow mein" is a dish. */
-const QUERY_FILLER: ReadonlySet<string> = new Set([
-  'something', 'some', 'a', 'an', 'the', 'for', 'me', 'i', 'want', 'need', 'to', 'with', 'and', 'please', 'kuch', 'chahiye',
-  'wala', 'wali', 'wale', 'ke', 'ki', 'ka', 'liye', 'ko', 'se', 'koi', 'lunch', 'dinner', 'meal', 'food', 'khana', 'item', 'items',
-  'order', 'orders', 'when',
-  // Words of a mood or a price, which no menu name holds ("quick cheap late night snack", "street food cravings").
-  'quick', 'cheap', 'cheapest', 'craving', 'cravings', 'hungry', 'tasty', 'delicious', 'yummy', 'good', 'best', 'nice',
-  'simple', 'homestyle', 'homemade', 'home', 'style',
-  // "aloo ki sukhi sabzi": dry is how the vegetable is cooked ("Bangladumpa Fry"), not a word its name must hold.
-  'sukhi', 'sukha', 'sookhi', 'sookha',
-  // Other languages' little words, where a translation left them ("dolce al cioccolato", "pasta alla panna").
-  'al', 'alla', 'all', 'de', 'del', 'della', 'di', 'da', 'la', 'le', 'les', 'el', 'los', 'las', 'con', 'au', 'aux', 'du',
-  'des', 'y', 'et', 'e', 'mit', 'und',
-]);
-/** Words that ask for a meal: with only a diet besides ("veg meal", "non veg khana"), the query is for that diet's mains. */
-const MEAL_WORDS: ReadonlySet<string> = new Set(['meal', 'meals', 'lunch', 'dinner', 'khana', 'food']);
+// The query's filler words (they ask for nothing: "something", "kuch", "quick"), its meal words ("meal", "khana": with
+// only a diet besides, the query is for that diet's mains) and its negators are lexicon/query_filler.txt and
+// query_words.tsv's.
 /** A diet or protein the query's words say this surely is asked for ("veg", "chicken" at 0.95); an implied one is not. */
 const STATED_CONFIDENCE = 0.9;
 export const FALLBACK_BAND = 0.1;
 
-interface Concept {
-  readonly phrase: readonly string[];
-  readonly tags: readonly Tag[];
-  /** Tags written `!tag`: the query wants items without them ("mild": !spicy). */
-  readonly avoid: readonly Tag[];
-  readonly course: Course | null;
-}
-
-/**
- * A word right before a concept phrase that turns it round: "not spicy", "no cheese", "less sweet", "non fried",
- * "bina teekha". (Phrases that are themselves negative, "no added sugar", "without egg", are matched whole first.)
- */
-const NEGATORS = new Set(['not', 'no', 'non', 'less', 'without', 'bina', 'avoid', 'nahi']);
+// A negator right before a concept phrase turns it round: "not spicy", "no cheese", "less sweet", "non fried", "bina
+// teekha". (Phrases that are themselves negative, "no added sugar", "without egg", are matched whole first.)
 
 /** Tags no item answers together: asking for either rules the other out. */
 const OPPOSITE_TAGS: readonly (readonly [Tag, Tag])[] = [['hot_drink', 'cold_drink']];
-
-let concepts: Concept[] | null = null;
-
-export function loadConcepts(dir: string = KNOWLEDGE_DIR): Concept[] {
-  const rows = readTsv(join(dir, 'lexicon', 'concepts.tsv'), ['phrase', 'tags', 'course']);
-  return rows.map((r) => {
-    const [phrase, tags, course] = r.cells as [string, string, string];
-    const tagList = tags === '-' ? [] : tags.split(',').map((t) => t.trim());
-    for (const t of tagList) if (!(TAGS as readonly string[]).includes(t.replace(/^!/, ''))) throw new Error(`${r.file}:${r.line}: unknown tag ${t}`);
-    return {
-      phrase: phrase.toLowerCase().split(/\s+/),
-      tags: tagList.filter((t) => !t.startsWith('!')) as Tag[],
-      avoid: tagList.filter((t) => t.startsWith('!')).map((t) => t.slice(1)) as Tag[],
-      course: course === '-' ? null : (course as Course),
-    };
-  });
-}
-
-function getConcepts(): Concept[] {
-  concepts ??= loadConcepts();
-  return concepts;
-}
 
 export interface ConceptCentroids {
   /** tag → unit centroid at 384-d. */
@@ -115,12 +64,12 @@ export interface ConceptCentroids {
 }
 
 /** Built once at start-up: the mean embedding of the dishes carrying each tag or naming one of its flavour words (names only). */
-export async function buildConceptCentroids(encoder: MenuEncoder): Promise<ConceptCentroids> {
-  const book = getKnowledge().book;
+export async function buildConceptCentroids(k: Knowledge, encoder: MenuEncoder): Promise<ConceptCentroids> {
+  const book = k.book;
   const byTag = new Map<Tag, Float32Array>();
   const names = book.dishes.map((d) => d.name);
   const vectors = await encoder.encode(names, 384);
-  const dishTags = book.dishes.map((d) => new Set([...d.tags, ...flavourTagsOf(d.name)]));
+  const dishTags = book.dishes.map((d) => new Set([...d.tags, ...flavourTagsOf(k.cues, d.name)]));
   for (const tag of TAGS) {
     const acc = new Float32Array(encoder.model.hiddenSize);
     let n = 0;
@@ -136,6 +85,8 @@ export async function buildConceptCentroids(encoder: MenuEncoder): Promise<Conce
 }
 
 export interface QueryUnderstanding {
+  /** The query, read once: its cleaned text, profile, cues and serving. */
+  readonly query: MenuText;
   readonly text: string;
   readonly tags: readonly Tag[];
   /** Tags the query asks to be without ("mild", "not spicy", "no cheese"). */
@@ -182,8 +133,8 @@ export interface QueryUnderstanding {
 const PAIRING_PHRASE = /\b(?:go(?:es)?|pairs?|eat|have)\s+with\s+(?:my\s+|the\s+|a\s+|our\s+)?(.+)$|\b(?:sides?|accompaniments?|add\s?ons?)\s+(?:for|with|to)\s+(?:my\s+|the\s+|a\s+|our\s+)?(.+)$/i;
 
 /** `word`, its singular (item word sets hold singulars too: "pancakes" finds "Mini Pancake"), or, for a menu adjective in -y, its noun: "cheesy" finds "Four Cheese Pizza", "creamy" "Cream of Mushroom"; and the other way round, "cheese" finds "Cheesy American BBQ". */
-export function hasWord(words: ReadonlySet<string>, word: string): boolean {
-  if (words.has(word) || words.has(singular(word))) return true;
+export function hasWord(k: Knowledge, words: ReadonlySet<string>, word: string): boolean {
+  if (words.has(word) || words.has(k.singular(word))) return true;
   if (word.length >= 5 && !word.endsWith('y') && (words.has(`${word}y`) || (word.endsWith('e') && words.has(`${word.slice(0, -1)}y`)))) return true;
   if (word.length < 5 || !word.endsWith('y')) return false;
   const stem = word.slice(0, -1);
@@ -191,73 +142,65 @@ export function hasWord(words: ReadonlySet<string>, word: string): boolean {
 }
 
 /** Every word of `names` is among `words`, as hasWord reads them. */
-function holdsAll(words: ReadonlySet<string>, names: ReadonlySet<string>): boolean {
-  for (const w of names) if (!hasWord(words, w)) return false;
+function holdsAll(k: Knowledge, words: ReadonlySet<string>, names: ReadonlySet<string>): boolean {
+  for (const w of names) if (!hasWord(k, words, w)) return false;
   return true;
 }
 
-const dishNameWords = new Map<number, readonly ReadonlySet<string>[]>();
-
 /** The word sets of a dish's name and aliases ("Karela Fry": {karela, fry}, {bitter, gourd, fry}, …), cached. */
-function namesWords(dish: Dish): readonly ReadonlySet<string>[] {
-  let sets = dishNameWords.get(dish.id);
-  if (!sets) {
-    sets = dish.keys.map((k) => new Set(k.split(' ').filter(Boolean)));
-    dishNameWords.set(dish.id, sets);
-  }
-  return sets;
+function namesWords(k: Knowledge, dish: Dish): readonly ReadonlySet<string>[] {
+  return k.memo('dish-name-words', String(dish.id), () => dish.keys.map((key) => new Set(key.split(' ').filter(Boolean))));
 }
 
-const dishNameTerms = new Map<number, readonly ReadonlySet<string>[]>();
-
 /** namesWords with the tokens of the search-equivalents groups each name holds, for a query's terms, cached. */
-function namesTerms(dish: Dish): readonly ReadonlySet<string>[] {
-  let sets = dishNameTerms.get(dish.id);
-  if (!sets) {
-    sets = namesWords(dish).map((names) => new Set([...names, ...equivalenceTokens([...names])]));
-    dishNameTerms.set(dish.id, sets);
-  }
-  return sets;
+function namesTerms(k: Knowledge, dish: Dish): readonly ReadonlySet<string>[] {
+  return k.memo('dish-name-terms', String(dish.id), () =>
+    namesWords(k, dish).map((names) => new Set([...names, ...equivalenceTokens(k.equivalents, [...names])])));
 }
 
 /**
  * A query that asks for a whole cuisine ("chinese", "south indian food", "indo chinese"), by the knowledge base's
- * cuisine labels and the usual other names of a few; the course-like labels (Bakery, Beverages, Desserts) are
- * concepts' business.
+ * cuisine labels and the usual other names of a few (lexicon/cuisine_queries.tsv); the course-like labels (Bakery,
+ * Beverages, Desserts) are concepts' business.
  */
-const CUISINE_QUERIES: ReadonlyMap<string, Cuisine> = new Map<string, Cuisine>([
-  ...CUISINE_LABELS.filter((c) => c !== 'Bakery' && c !== 'Beverages' && c !== 'Desserts').map((c) => [c.toLowerCase(), c] as const),
-  ['indo chinese', 'Chinese'], ['chindian', 'Chinese'], ['punjabi', 'North Indian'], ['tex mex', 'Mexican'],
-  ['lebanese', 'Middle Eastern'], ['arabic', 'Middle Eastern'], ['turkish', 'Middle Eastern'], ['greek', 'Mediterranean'],
-  ['pan asian', 'SE Asian'], ['asian', 'SE Asian'], ['malaysian', 'SE Asian'], ['indonesian', 'SE Asian'],
-]);
-let sabziTerm: string | undefined;
+function cuisineQueries(k: Knowledge): ReadonlyMap<string, Cuisine> {
+  return new Map<string, Cuisine>([
+    ...CUISINE_LABELS.filter((c) => c !== 'Bakery' && c !== 'Beverages' && c !== 'Desserts').map((c) => [c.toLowerCase(), c] as const),
+    ...k.words.cuisineQueries,
+  ]);
+}
 
 /** Whether the text names a sabzi (a vegetable curry) in any spelling of its search-equivalents row (sabji, subzi...). */
-function namesSabzi(text: string): boolean {
-  sabziTerm ??= equivalenceTerms(['sabzi'])[0];
-  return equivalenceTerms(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)).includes(sabziTerm!);
+function namesSabzi(text: MenuText): boolean {
+  const k = text.knowledge;
+  const sabziTerm = equivalenceTerms(k.equivalents, ['sabzi'])[0];
+  return equivalenceTerms(k.equivalents, text.words).includes(sabziTerm!);
 }
 /** The Hindi word for plain rice ending a dish's name ("rajma chawal", "chole chaval"). */
 const CURRY_WITH_RICE = /\bcha[wv]al$/i;
-const CUISINE_FILLER = new Set(['food', 'foods', 'cuisine', 'dishes', 'dish', 'items', 'style', 'khana']);
+// Words that may stand beside a cuisine's name in a query for the whole cuisine are lexicon/query_words.tsv's.
 
-export function understandQuery(cleanedQuery: string, originalQuery: string = cleanedQuery): QueryUnderstanding {
+/** What a query asks for. `query` is the query as typed (after spelling), read once: parseMenuText. */
+export function understandQuery(query: MenuText): QueryUnderstanding {
+  const k = query.knowledge;
+  const cleanedQuery = query.text;
+  const { queryFiller, mealWords, queryNegators, cuisineFiller } = k.words;
+  const singular = k.singular;
   // Concepts and content words are read in English ("postre" asks for dessert, "pollo" for chicken), as the query is
   // embedded; the knowledge-base lookup below keeps the words as typed, since it knows other-language names.
   const pairing = PAIRING_PHRASE.exec(cleanedQuery);
-  if (pairing) return pairingQuery(cleanedQuery, (pairing[1] ?? pairing[2])!);
-  const words = toEnglishFoodWords(cleanedQuery).toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  if (pairing) return pairingQuery(query, (pairing[1] ?? pairing[2])!);
+  const words = query.english.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   // A food a menu names in several words ("instant noodles", "flattened rice") is a dish, not the concept its last
   // word also is (noodles, rice): the words of such phrases are never concept words.
-  const named = equivalencePhrasePositions(words);
+  const named = equivalencePhrasePositions(k.equivalents, words);
   const covered = new Set<number>();
   const kindWords = new Set<string>();
   const tags = new Set<Tag>();
   const avoid = new Set<Tag>();
   let course: Course | null = null;
-  const asTyped = profileItem(cleanedQuery);
-  let profile = singularProfile(cleanedQuery, asTyped);
+  const asTyped = query.profile;
+  let profile = singularProfile(query);
   // "rajma chawal", "dal chawal": a dish named "<curry> chawal" is the curry served with plain rice, so its rice is a
   // side and the query does not ask for rice dishes (curd rice, jeera rice) before the curry's other forms. "jeera
   // rice" and "hakka noodles" do name a kind of dish: other rice and noodle dishes answer them, so the rule is the
@@ -265,13 +208,13 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   const riceIsSide = profile.dishHow === 'exact' && words.length > 1 && CURRY_WITH_RICE.test(cleanedQuery);
   // Longest phrases first, so "healthy lunch" wins over "healthy". A phrase's last word may come as a plural
   // ("curries" is the curry concept).
-  const sorted = [...getConcepts()].sort((a, b) => b.phrase.length - a.phrase.length);
+  const sorted = [...k.concepts].sort((a, b) => b.phrase.length - a.phrase.length);
   for (const c of sorted) {
     if (riceIsSide && c.phrase.length === 1 && c.phrase[0] === 'rice') continue;
     for (let i = 0; i + c.phrase.length <= words.length; i++) {
       if (c.phrase.every((w, k) => words[i + k] === w || (k === c.phrase.length - 1 && singular(words[i + k]!) === w)) && ![...Array(c.phrase.length).keys()].some((k) => covered.has(i + k) || named.has(i + k))) {
         for (let k = 0; k < c.phrase.length; k++) covered.add(i + k);
-        if (i > 0 && NEGATORS.has(words[i - 1]!) && !covered.has(i - 1)) {
+        if (i > 0 && queryNegators.has(words[i - 1]!) && !covered.has(i - 1)) {
           covered.add(i - 1);
           c.tags.forEach((t) => avoid.add(t));
         } else {
@@ -290,17 +233,17 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   }
   // Cleaning strips "for 4 people" and "party pack" as size noise; the serving is read from the query as typed, and
   // the words that only say it are concept words, not dish words.
-  const serving = servingOf(originalQuery);
+  const serving = query.statedServing;
   if (serving !== null) words.forEach((w, i) => {
-    if (SERVING_WORDS.has(w) || /^\d+$/.test(w)) covered.add(i);
+    if (k.servings.servingWords.has(w) || /^\d+$/.test(w)) covered.add(i);
   });
   // "bina meat wala sandwich", "no chicken burger": a meat or egg the query says it is without is its diet (the diet
   // lexicon's veg markers), never words an item must hold nor the protein asked for.
   let negatedMeat = false;
   words.forEach((w, i) => {
     const next = words[i + 1];
-    if (!NEGATORS.has(w) || w === 'non' || next === undefined || covered.has(i + 1)) return;
-    const diet = next === 'non' && words[i + 2] === 'veg' ? { value: 'non_veg', confidence: 1 } : menuTextCues(next).diet;
+    if (!queryNegators.has(w) || w === 'non' || next === undefined || covered.has(i + 1)) return;
+    const diet = next === 'non' && words[i + 2] === 'veg' ? { value: 'non_veg', confidence: 1 } : parseCleanedText(k, next).cues.diet;
     if (diet.confidence < STATED_CONFIDENCE || (diet.value !== 'non_veg' && diet.value !== 'egg')) return;
     covered.add(i);
     covered.add(i + 1);
@@ -310,13 +253,13 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   // "veg rolls", "non veg burgers": a diet word before a plural kind of dish asks for every item of that kind and diet
   // (the paneer and aloo rolls too), not for the dish named "Veg Roll".
   const markerWords = new Set(profile.markers.markerWords);
-  const plain = words.flatMap((w, i) => (covered.has(i) || QUERY_FILLER.has(w) ? [] : [i]));
+  const plain = words.flatMap((w, i) => (covered.has(i) || queryFiller.has(w) ? [] : [i]));
   const kindOfDiet = tags.size + avoid.size === 0 && !course && plain.length >= 2
     && plain.slice(0, -1).every((i) => markerWords.has(words[i]!)) && singular(words[plain.at(-1)!]!) !== words[plain.at(-1)!]
     && asTyped.dishHow !== 'exact'; // "veg momos" is what menus call the dish Veg Momos
   // "simple homestyle veg meal", "non veg lunch": a meal of a diet is any main of that diet; "veg" is no word an item
   // must hold.
-  const mealOfDiet = !kindOfDiet && (plain.length > 0 || negatedMeat) && plain.every((i) => markerWords.has(words[i]!)) && words.some((w) => MEAL_WORDS.has(w));
+  const mealOfDiet = !kindOfDiet && (plain.length > 0 || negatedMeat) && plain.every((i) => markerWords.has(words[i]!)) && words.some((w) => mealWords.has(w));
   if (mealOfDiet) {
     plain.forEach((i) => covered.add(i));
     course ??= 'main';
@@ -325,7 +268,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
     const kind = singular(words[plain.at(-1)!]!);
     plain.slice(0, -1).forEach((i) => covered.add(i));
     kindWords.add(kind);
-    profile = singularProfile(kind);
+    profile = singularProfile(parseCleanedText(k, kind));
   }
   // "spicy non veg curry": in a query that asks for a need, the diet words are the diet (stated below, where a
   // conflict counts against an item), not words an item must hold ("Non Veg Schezwan Rice" is no curry).
@@ -335,20 +278,20 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
       if (markers.has(w)) covered.add(i);
     });
   }
-  let contentWords = words.filter((w, i) => !covered.has(i) && !QUERY_FILLER.has(w));
+  let contentWords = words.filter((w, i) => !covered.has(i) && !queryFiller.has(w));
   // "aloo wali sabzi", "chole ki sabji": a sabzi is a vegetable curry (its translation), and the word before it says
   // which; the "vegetable" of the translation is no word an item must hold ("Matar Aloo" is the aloo sabzi). On the
   // dev queries +0.69 summed nDCG@10 over three; dropping "vegetable" from every query lost the grilled chicken with
   // vegetables (-0.29).
-  if (contentWords.length > 1 && namesSabzi(cleanedQuery)) {
+  if (contentWords.length > 1 && namesSabzi(query)) {
     const named = contentWords.filter((w) => w !== 'vegetable');
     if (named.length > 0) contentWords = named;
   }
-  const cuisineWords = contentWords.filter((w) => !CUISINE_FILLER.has(w));
-  const cuisine = CUISINE_QUERIES.get(cuisineWords.join(' ')) ?? null;
+  const cuisineWords = contentWords.filter((w) => !cuisineFiller.has(w));
+  const cuisine = cuisineQueries(k).get(cuisineWords.join(' ')) ?? null;
   if (cuisine) {
     words.forEach((w, i) => {
-      if (cuisineWords.includes(w) || CUISINE_FILLER.has(w)) covered.add(i);
+      if (cuisineWords.includes(w) || cuisineFiller.has(w)) covered.add(i);
     });
     contentWords = [];
   }
@@ -357,7 +300,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   // ("meal for a family": "family" is size noise to cleaning, so only filler is left to read).
   const abstractness = tags.size + avoid.size + (course ? 1 : 0) + (cuisine ? 1 : 0) + (serving !== null ? 1 : 0) === 0 ? 0 : content === 0 ? 1 : covered.size / (covered.size + content);
   // A query that names a dish exactly has that dish's course: "semolina crepe" is Rava Dosa, not a dessert crepe.
-  const cue = profile.dishHow === 'exact' ? null : categoryOf(cleanedQuery);
+  const cue = profile.dishHow === 'exact' ? null : query.cues.course;
   const namedCourse = cue === null ? profile.dish!.course : cue.confidence >= 0.7 ? cue.value : null;
   if (!course && (namedCourse === 'beverage' || namedCourse === 'dessert' || namedCourse === 'bread')) course = namedCourse;
   // A need for lunch or dinner is food, whatever words come between ("healthy vegetarian lunch" is no kombucha).
@@ -369,7 +312,7 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   // ("meal for two" 0.40 -> 0.67, "spicy veg meal for one" 0.82 -> 0.98), nothing else moved.
   const forMeal = serving !== null && words.some((w) => w === 'meal' || w === 'meals');
   if (!course && forMeal && tags.size + avoid.size > 0) course = 'main';
-  const cues = menuTextCues(cleanedQuery);
+  const cues = query.cues;
   // A veg diet read from an ingredient that is veg by nature ("chocolate", "aloo", confidence below 0.9) is not the
   // query asking for veg: "chocolate lover" wants the egg mousse too. "veg", "eggless" and the meats are asked for.
   // Likewise a meat only implied by a word that usually carries one ("whopper", "seekh", "keema" at 0.75-0.8): "whopper"
@@ -377,35 +320,40 @@ export function understandQuery(cleanedQuery: string, originalQuery: string = cl
   const statedDiet = cues.diet.confidence < STATED_CONFIDENCE ? 'unknown' : cues.diet.value;
   const statedProtein = !negatedMeat && cues.protein.confidence >= STATED_CONFIDENCE ? cues.protein.value : null;
   const stated = { ...profile, diet: statedDiet, protein: statedProtein ?? (profile.dishHow === 'exact' ? profile.protein : null), eggByRecipeOnly: false };
-  const dishNames = profile.dishHow === 'exact' && content > 0 ? namesWords(profile.dish!).filter((names) => names.size >= 2) : [];
+  const dishNames = profile.dishHow === 'exact' && content > 0 ? namesWords(k, profile.dish!).filter((names) => names.size >= 2) : [];
   const spelled = spellingOf(contentWords, profile);
   const joiner = words.findIndex((w) => w === 'and' || w === 'or' || w === 'aur');
   // A dish named with "and" ("mac and cheese", "salt and pepper prawns") is one thing.
   const anyOf = profile.dishHow !== 'exact' && spelled.length === 2 && joiner > 0 && words[joiner - 1] === spelled[0] && words[joiner + 1] === spelled[1];
-  return { text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spelled, terms: equivalenceTerms(spelled), anyOf, serving, dishNames, pairWith: null, meal: forMeal && !course, kindWords: kindOfDiet || words.filter((w) => !QUERY_FILLER.has(w)).length === 1 ? [...kindWords] : [] };
+  return { query, text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spelled, terms: equivalenceTerms(k.equivalents, spelled), anyOf, serving, dishNames, pairWith: null, meal: forMeal && !course, kindWords: kindOfDiet || words.filter((w) => !queryFiller.has(w)).length === 1 ? [...kindWords] : [] };
 }
 
 /** The query's profile, or its singular's when only that names a dish exactly ("steamed rice cakes" is Idli, as
  * "steamed rice cake" is). */
-function singularProfile(cleanedQuery: string, profile: ItemProfile = profileItem(cleanedQuery)): ItemProfile {
+function singularProfile(query: MenuText): ItemProfile {
+  const k = query.knowledge;
+  const cleanedQuery = query.text;
+  const profile = query.profile;
   if (profile.dishHow === 'exact') return profile;
   const last = cleanedQuery.match(/(\p{L}+)$/u)?.[1];
-  if (!last || singular(last.toLowerCase()) === last.toLowerCase()) return profile;
-  const one = profileItem(cleanedQuery.slice(0, -last.length) + singular(last.toLowerCase()));
+  if (!last || k.singular(last.toLowerCase()) === last.toLowerCase()) return profile;
+  const one = parseCleanedText(k, cleanedQuery.slice(0, -last.length) + k.singular(last.toLowerCase())).profile;
   return one.dishHow === 'exact' ? one : profile;
 }
 
 /** A query for what goes with `target`: no dish, diet or words of its own, only the target's course and cuisine. */
-function pairingQuery(cleanedQuery: string, target: string): QueryUnderstanding {
-  const of = profileItem(target);
+function pairingQuery(query: MenuText, targetText: string): QueryUnderstanding {
+  const k = query.knowledge;
+  const target = parseCleanedText(k, targetText);
+  const of = target.profile;
   const dish = of.dish ?? mainDishOf(target);
   // Without a dish, the dishes named with the target's last word ("biryani") stand for it.
-  const { lookup, book } = getKnowledge();
-  const head = target.toLowerCase().split(/\s+/).at(-1) ?? '';
+  const { lookup, book } = k;
+  const head = targetText.toLowerCase().split(/\s+/).at(-1) ?? '';
   const candidates = dish ? [dish] : (lookup.dishesByToken.get(head) ?? []).map((id) => book.dishes[id]!);
   const neutral: ItemProfile = { ...of, dish: null, dishHow: null, dishScore: 0, diet: 'unknown', protein: null, eggByRecipeOnly: false };
   return {
-    text: cleanedQuery, tags: [], avoid: [], course: null, cuisine: null, abstractness: 1, profile: neutral, stated: neutral, words: [], terms: [], anyOf: false,
+    query, text: query.text, tags: [], avoid: [], course: null, cuisine: null, abstractness: 1, profile: neutral, stated: neutral, words: [], terms: [], anyOf: false,
     serving: null, dishNames: [], meal: false, kindWords: [],
     // "biryani" alone names no one dish, but nearly every dish named so is a rice dish: nothing offers bread with it.
     pairWith: { course: dish?.course ?? of.course, cuisine: dish?.cuisine ?? of.cuisine, rice: candidates.length > 0 && candidates.filter((d) => d.tags.includes('rice')).length >= 0.8 * candidates.length },
@@ -481,9 +429,9 @@ export interface SearchCandidate {
 }
 
 /** The item's dish is named by the first words of the query ("Idli" for "idli sambar"), not by all of them. */
-function partOfQuery(q: QueryUnderstanding, dish: Dish): boolean {
-  const first = namesWords(dish)[0];
-  return !!first && first.size < q.words.length && [...first].every((w, i) => q.words[i] !== undefined && hasWord(new Set([q.words[i]!]), w));
+function partOfQuery(k: Knowledge, q: QueryUnderstanding, dish: Dish): boolean {
+  const first = namesWords(k, dish)[0];
+  return !!first && first.size < q.words.length && [...first].every((w, i) => q.words[i] !== undefined && hasWord(k, new Set([q.words[i]!]), w));
 }
 
 /**
@@ -492,9 +440,9 @@ function partOfQuery(q: QueryUnderstanding, dish: Dish): boolean {
  * family member at -0.5 instead of -1.5 lifted nDCG@10 0.834 -> 0.841 (masala dosa, onion uthappam, medu wada, gobi
  * manchoorian); at 0 it also pushed other pizzas above the paneer tikka pizzas.
  */
-function sameFamily(a: Dish, b: Dish): boolean {
+function sameFamily(k: Knowledge, a: Dish, b: Dish): boolean {
   // keys[0] is the name's lookup key: lower-cased, punctuation-free words.
-  const head = (d: Dish): string => singular(d.keys[0]?.split(' ').at(-1) ?? '');
+  const head = (d: Dish): string => k.singular(d.keys[0]?.split(' ').at(-1) ?? '');
   return head(a) !== '' && head(a) === head(b);
 }
 
@@ -507,44 +455,34 @@ export type SearchItem = ItemProfile & {
   readonly serving: Serving | null;
   /** The count an order of several portions leads with ("2 McVeggie Burger"), else null. */
   readonly orderCount: number | null;
+  /** The name joins items with "+" or calls itself a combo or meal. */
+  readonly isCombo: boolean;
 };
 
-/** Tags that name the kind of dish rather than a quality of it (rice, noodles, soup, salad). */
-const KIND_TAGS: ReadonlySet<Tag> = new Set<Tag>(['rice', 'noodles', 'soup', 'salad']);
-
 /**
- * What the item is known to be like: it has a dish, or a tag other than a kind of dish. "Chicken Pulusu Rice Bowl" is
- * a rice dish by its name, and that says nothing of whether it is spicy: an unresolved item with only such tags is
- * unknown to a query for a quality, not a miss.
+ * What the item is known to be like: it has a dish, or a tag other than a kind of dish (lexicon/tag_roles.tsv: rice,
+ * noodles, soup, salad). "Chicken Pulusu Rice Bowl" is a rice dish by its name, and that says nothing of whether it is
+ * spicy: an unresolved item with only such tags is unknown to a query for a quality, not a miss.
  */
-function qualitiesKnown(item: SearchItem): boolean {
-  return !!item.dish || [...item.tags].some((t) => !KIND_TAGS.has(t));
+function qualitiesKnown(k: Knowledge, item: SearchItem): boolean {
+  return !!item.dish || [...item.tags].some((t) => !k.words.kindTags.has(t));
 }
 
 /**
  * A kind of dish only the item's name says, not its dish: "Chicken Pulusu Rice Bowl" is a rice dish to a query for
  * rice, and still a curry to a query for a curry (whose concept rules rice dishes out).
  */
-function kindOnlyByName(item: SearchItem, tag: Tag): boolean {
-  return KIND_TAGS.has(tag) && item.namedTags.has(tag) && !item.dish?.tags.includes(tag);
+function kindOnlyByName(k: Knowledge, item: SearchItem, tag: Tag): boolean {
+  return k.words.kindTags.has(tag) && item.namedTags.has(tag) && !item.dish?.tags.includes(tag);
 }
 
-const proteinWords = new Map<string, boolean>();
-
 /** A word that names a protein by itself ("chicken", "paneer", "murgh"). */
-function isProteinWord(word: string): boolean {
-  let is = proteinWords.get(word);
-  if (is === undefined) {
-    is = menuTextCues(word).protein.value !== null;
-    // Query words are the customer's: the cache is bounded like the item caches.
-    if (proteinWords.size > 50_000) proteinWords.clear();
-    proteinWords.set(word, is);
-  }
-  return is;
+function isProteinWord(k: Knowledge, word: string): boolean {
+  return parseCleanedText(k, word).cues.protein.value !== null;
 }
 
 /** Relevance probability of one item for the query: the knowledge-base precision stage. */
-export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: number): number {
+export function relevanceOf(k: Knowledge, q: QueryUnderstanding, item: SearchItem, cosine: number): number {
   if (q.pairWith) return pairingRelevance(q.pairWith, item, cosine);
   // A query that says only how many it is for ("something to share with friends") has no words or concept for the
   // cosine to measure against: it counts for less there.
@@ -555,10 +493,10 @@ export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: num
   const sameDish = !!qDish && !!item.dish && qDish.id === item.dish.id;
   // "minced mutton" is Mutton Keema, so "Mutton Keema Kaleji" holds the dish the query names, as "Ghee Rava Dosa" holds
   // Rava Dosa for "semolina crepe": a form of it, like an item holding the query's own words.
-  const containsWords = q.words.length > 0 && (q.words.every((w) => hasWord(item.words, w)) || (!sameDish && q.dishNames.some((names) => holdsAll(item.words, names))));
+  const containsWords = q.words.length > 0 && (q.words.every((w) => hasWord(k, item.words, w)) || (!sameDish && q.dishNames.some((names) => holdsAll(k, item.words, names))));
   // "dumplings" for "Paneer Dim Sums Steamed", "minced chicken" for "Chicken Keema Pizza": the query's words by another
   // name a menu uses for them (lexicon/search_equivalents.tsv). Weaker than naming the dish itself, which it may also do.
-  const containsTerms = !containsWords && q.terms.length > 0 && (q.anyOf ? q.terms.some((w) => hasWord(item.words, w)) : q.terms.every((w) => hasWord(item.words, w)));
+  const containsTerms = !containsWords && q.terms.length > 0 && (q.anyOf ? q.terms.some((w) => hasWord(k, item.words, w)) : q.terms.every((w) => hasWord(k, item.words, w)));
   const contains = containsWords || containsTerms;
   // The query's dish holding the query's words ("Chole Chawal" for "chole chawal") is at least as good as an item
   // holding them by another name ("Black Chana with Steamed Rice": +3 below); on the dev queries this lifted nDCG@10
@@ -572,17 +510,17 @@ export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: num
   // Not when the query's only words are a protein ("spicy chicken starter", "sopa de pollo"): every chicken dish has
   // "chicken" in a name, and the protein rule below counts it once; as a name too, a plain Kalmi Kebab outranked the
   // chilli kebabs, and the chicken curries the soup (dev +0.46 summed nDCG@10, 3 queries up, none down).
-  else if (!qDish && q.terms.length > 0 && !q.words.every(isProteinWord) && item.dish && namesTerms(item.dish).some((names) => q.terms.every((w) => hasWord(names, w)))) z += 4;
+  else if (!qDish && q.terms.length > 0 && !q.words.every((w) => isProteinWord(k, w)) && item.dish && namesTerms(k, item.dish).some((names) => q.terms.every((w) => hasWord(k, names, w)))) z += 4;
   else if (containsTerms && !sameDish) z += 3;
   // A one-word query ("anda", "paneer") names a family of dishes, so another dish is not a mismatch.
   // "idli sambar" is mostly answered by "Idli (2pc)": an item whose dish is the query dish's head part is close to it,
   // and "onion uthappam" by the other uthappams after it.
-  else if (qDish && item.dish) z += sameDish ? 4 : q.words.length <= 1 ? 0 : partOfQuery(q, item.dish) ? 1 : sameFamily(qDish, item.dish) ? -0.5 : -1.5;
+  else if (qDish && item.dish) z += sameDish ? 4 : q.words.length <= 1 ? 0 : partOfQuery(k, q, item.dish) ? 1 : sameFamily(k, qDish, item.dish) ? -0.5 : -1.5;
   // "malai kofta" is near-answered by the other koftas, "medu wada" by Sambar Vadai: an item holding the query's head
   // word (its last, a dish type, not a protein: "butter chicken" does not ask for every chicken dish) is of its family.
   if (!contains && q.terms.length >= 2) {
     const head = q.terms.at(-1)!;
-    if (hasWord(item.words, head) && !isProteinWord(head)) z += HEAD_BONUS;
+    if (hasWord(k, item.words, head) && !isProteinWord(k, head)) z += HEAD_BONUS;
   }
   // A query that names a protein ("anda", "pollo", "prawns") wants dishes of that protein.
   if (q.stated.protein && item.protein === q.stated.protein && !contains) z += q.words.length <= 1 ? 4 : 1.5;
@@ -594,12 +532,12 @@ export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: num
     // recipe carries the tag (Gobi Manchurian).
     const named = q.tags.filter((t) => item.namedTags.has(t)).length;
     if (hits > 0) z += (2.5 * q.abstractness + 1) * (0.5 + (0.5 * hits) / q.tags.length) + (NAMED_TAG_WEIGHT * q.abstractness * named) / q.tags.length;
-    else if (qualitiesKnown(item)) z -= 1.5 * q.abstractness;
+    else if (qualitiesKnown(k, item)) z -= 1.5 * q.abstractness;
   }
   // "mild curry, not spicy": an item with a tag the query rules out is against it; a known item without is for it.
   if (q.avoid.length > 0) {
-    if (q.avoid.some((t) => item.tags.has(t) && !kindOnlyByName(item, t))) z -= 1.5 + 2 * q.abstractness;
-    else if (qualitiesKnown(item)) z += 0.5 * q.abstractness;
+    if (q.avoid.some((t) => item.tags.has(t) && !kindOnlyByName(k, item, t))) z -= 1.5 + 2 * q.abstractness;
+    else if (qualitiesKnown(k, item)) z += 0.5 * q.abstractness;
   }
   // "party pack for a big group" wants the items for a group; an item that does not say its serving is unknown.
   const servings = q.serving !== null && item.serving !== null ? servingsAgree(q.serving, item.serving) : null;
@@ -621,11 +559,11 @@ export function relevanceOf(q: QueryUnderstanding, item: SearchItem, cosine: num
   // "shakes" reads as a cold drink, and every cold drink answers it as well as the shakes did: the items named with the
   // category's word come first (paris-panini's "shakes" 0.48 -> 0.83, the coke and the juice after the shakes; only for
   // a one-word query: "curry" in "cottage cheese and peas curry" lifted every curry, -0.29).
-  if (q.kindWords.some((w) => hasWord(item.words, w))) z += KIND_WORD_BONUS;
+  if (q.kindWords.some((w) => hasWord(k, item.words, w))) z += KIND_WORD_BONUS;
   // A query for a dish wants the dish before the combos and meals that include it ("veg biryani").
-  if (q.words.length > 0 && !isCombo(q.text) && isCombo(item.text)) z -= 1;
+  if (q.words.length > 0 && !q.query.isCombo && item.isCombo) z -= 1;
   if (q.cuisine) z += item.cuisine === q.cuisine ? 1.5 + 3 * q.abstractness : -1.5 * q.abstractness;
-  const flags = conflicts(q.stated, item);
+  const flags = conflicts(k, q.stated, item);
   // A need query ("spicy non veg curry") has only its diet to say which items are out, so a conflict weighs more there.
   if (flags.dietary_conflict && vegOrNot(q.stated.diet) !== 'unknown') z -= 4 + 4 * q.abstractness;
   if (flags.protein_conflict) z -= 3;
@@ -638,16 +576,14 @@ export interface SearchOutcome {
   readonly results: { index: number; score: number; reranker_score: number | null; is_fallback: boolean }[];
 }
 
-const itemWordSets = new Map<string, ReadonlySet<string>>();
-
 /**
  * The two words a menu ran together into one ("Cheeseburst" → cheese, burst), or none: a word the cleaning vocabulary
  * does not know that splits into two words it does know in exactly one way, each of four letters or more. Known
  * words are never split ("pineapple" holds no apple).
  */
-export function compoundParts(word: string): readonly string[] {
+export function compoundParts(k: Knowledge, word: string): readonly string[] {
   if (word.length < 8 || !/^\p{Ll}+$/u.test(word)) return [];
-  const { vocabulary, misspellings } = getTextCleaner().lexicon;
+  const { vocabulary, misspellings } = k.cleaning;
   if (vocabulary.has(word) || misspellings.has(word)) return [];
   let found: string[] | null = null;
   for (let i = 4; i <= word.length - 4; i++) {
@@ -663,33 +599,18 @@ export function compoundParts(word: string): readonly string[] {
  * An item name's words with their singulars, for hasWord, and the tokens of the search-equivalents groups they hold,
  * cached: search reads them for every item of every query, and a menu is searched many times.
  */
-function itemWordsOf(text: string): ReadonlySet<string> {
-  let set = itemWordSets.get(text);
-  if (!set) {
-    const words = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const SEARCH_WORDS = annotationKey<ReadonlySet<string>>('search words');
+
+function itemWordsOf(text: MenuText): ReadonlySet<string> {
+  return text.annotation(SEARCH_WORDS, (t) => {
+    const k = t.knowledge;
+    const words = t.words;
     const all = new Set(words);
-    for (const w of words) all.add(singular(w));
-    for (const t of equivalenceTokens(words)) all.add(t);
-    for (const w of words) for (const part of compoundParts(w)) all.add(singular(part));
-    set = all;
-    if (itemWordSets.size > 50_000) itemWordSets.clear();
-    itemWordSets.set(text, set);
-  }
-  return set;
-}
-
-const mainDishes = new Map<string, Dish | null>();
-const namedTagSets = new Map<string, ReadonlySet<Tag>>();
-
-/** The tags an item's own words give it (lexicon/flavours.tsv), cached: search reads them for every item of every query. */
-function namedTagsOf(text: string): ReadonlySet<Tag> {
-  let tags = namedTagSets.get(text);
-  if (!tags) {
-    tags = new Set(flavourTagsOf(text));
-    if (namedTagSets.size > 50_000) namedTagSets.clear();
-    namedTagSets.set(text, tags);
-  }
-  return tags;
+    for (const w of t.singulars) all.add(w);
+    for (const token of equivalenceTokens(k.equivalents, words)) all.add(token);
+    for (const w of words) for (const part of compoundParts(k, w)) all.add(k.singular(part));
+    return all;
+  });
 }
 
 /**
@@ -697,26 +618,20 @@ function namedTagsOf(text: string): ReadonlySet<Tag> {
  * answers "yogurt rice", "Sarso Saag with Thepla" answers "mustard greens". (Match and dedup keep such names apart
  * from their plain dish: there a topping makes another item.)
  */
-function mainDishOf(text: string): Dish | null {
-  let dish = mainDishes.get(text);
-  if (dish === undefined) {
-    const combo = getKnowledge().lookup.resolveCombo(text);
-    dish = combo && combo.names.length > 1 ? (combo.main?.dish ?? null) : null;
-    if (mainDishes.size > 50_000) mainDishes.clear();
-    mainDishes.set(text, dish);
-  }
-  return dish;
+function mainDishOf(text: MenuText): Dish | null {
+  const combo = text.combo;
+  return combo && combo.names.length > 1 ? (combo.main?.dish ?? null) : null;
 }
 
-/**
- * `originals` are the item texts as submitted (for their serving size, which cleaning strips); without them the
- * cleaned texts stand in.
- */
-export function rankSearch(q: QueryUnderstanding, profiles: readonly ItemProfile[], cosines: readonly number[], topK: number, originals?: readonly string[]): SearchOutcome {
+/** The items (read once: parseMenuText) ranked for the query; their cosines are the query's, in item order. */
+export function rankSearch(k: Knowledge, q: QueryUnderstanding, texts: readonly MenuText[], cosines: readonly number[], topK: number): SearchOutcome {
+  const profiles = texts.map((t) => t.profile);
   const usual = usualCourse(profiles);
-  const sections = menuSections(profiles);
+  const sections = menuSections(texts);
+  const notPizza = notPizzaPattern(k);
   const items: SearchItem[] = profiles.map((p, i) => {
-    const dish = p.dish ?? mainDishOf(p.text);
+    const text = texts[i]!;
+    const dish = p.dish ?? mainDishOf(text);
     // A course the text leaves open is its menu section's ("Oreo n Oreo" between the shakes), else the menu's (at an
     // ice-cream parlour "Alphonso Mango 100ml" is an ice cream).
     const section = sections[i];
@@ -727,26 +642,27 @@ export function rankSearch(q: QueryUnderstanding, profiles: readonly ItemProfile
     // "Mama Mexicana Large 12''", "Sweet Corn & Cheese Medium 9''": a name sized in inches that names no dish is a pizza
     // (a sub says so: "Chicken Tikka Sub (6inch)"). In the Swiggy dumps every inch-sized name but the subs is a pizza.
     // On the dev queries: dev4 0.8714 -> 0.8754 ("mexicana piza" 0.61 -> 0.98, "sides" no longer a 9'' pizza), nothing lost.
-    const original = originals?.[i] ?? p.text;
-    const sizedPizza = !dish && PIZZA_SIZE.test(original) && !NOT_PIZZA.test(original);
+    const original = text.original;
+    const sizedPizza = !dish && PIZZA_SIZE.test(original) && !notPizza.test(original);
     if (sizedPizza) p = { ...p, course: 'main' };
     // Labels cleaning strips as noise still say what the item is: "(Protein-42g)", "(Vegan / High Protein)".
-    const ownTags = original !== p.text ? new Set([...namedTagsOf(p.text), ...namedTagsOf(original)]) : namedTagsOf(p.text);
+    const ownTags = original !== p.text ? new Set([...text.flavourTags, ...text.originalFlavourTags]) : text.flavourTags;
     const namedTags = section && section.tags.length > 0 ? new Set([...ownTags, ...section.tags]) : ownTags;
     return {
       ...p,
       dish,
       // The sized pizza's words are its name's with "pizza" (cached like any name's, equivalents included).
-      words: itemWordsOf(sizedPizza ? `${p.text} pizza` : p.text),
+      words: itemWordsOf(sizedPizza ? parseCleanedText(k, `${p.text} pizza`) : text),
       // A food combo ("Butter Chicken + 3 Roti + Green Salad", "Mutton Thali Meal") is a filling meal whatever its dish.
-      tags: new Set<Tag>([...(dish?.tags ?? []), ...namedTags, ...(isCombo(p.text) && courseGroup(p.course) === 'food' ? ['filling' as const] : [])]),
+      tags: new Set<Tag>([...(dish?.tags ?? []), ...namedTags, ...(text.isCombo && courseGroup(p.course) === 'food' ? ['filling' as const] : [])]),
       namedTags,
-      serving: q.serving === null ? null : servingOf(original, { item: true }),
+      serving: q.serving === null ? null : text.serving,
       // Read only where relevanceOf reads it: a query that names words and no serving.
-      orderCount: q.serving === null && q.words.length > 0 ? orderCountOf(original) : null,
+      orderCount: q.serving === null && q.words.length > 0 ? text.orderCount : null,
+      isCombo: text.isCombo,
     };
   });
-  const scored: SearchCandidate[] = items.map((item, index) => ({ index, cosine: clamp01(cosines[index]!), relevance: relevanceOf(q, item, cosines[index]!) }));
+  const scored: SearchCandidate[] = items.map((item, index) => ({ index, cosine: clamp01(cosines[index]!), relevance: relevanceOf(k, q, item, cosines[index]!) }));
   const best = scored.reduce((m, c) => Math.max(m, c.relevance), 0);
   const passed = scored
     .filter((c) => c.relevance >= RELEVANCE_FLOOR && c.relevance >= best - RELEVANCE_BAND)
@@ -755,21 +671,21 @@ export function rankSearch(q: QueryUnderstanding, profiles: readonly ItemProfile
   if (passed.length > 0) {
     return { results: passed.map((c) => ({ index: c.index, score: round(c.cosine), reranker_score: round(c.relevance), is_fallback: false })) };
   }
-  return { results: fallback(q, items, scored, topK) };
+  return { results: fallback(k, q, items, scored, topK) };
 }
 
 /** A pizza's size in inches ("12''", '9"', "[7 Inches]"). */
 const PIZZA_SIZE = /\b(?:[7-9]|1[0-8])\s?(?:''|"|″|inch(?:es)?\b)/i;
-/** The other things menus size in inches: subs and sandwiches, cakes. */
-const NOT_PIZZA = /\b(?:subs?|sandwich(?:es)?|footlong|cakes?|naan|wraps?|rolls?)\b/i;
+/** The other things menus size in inches: subs and sandwiches, cakes (lexicon/inch_sized_words.txt). */
+function notPizzaPattern(k: Knowledge): RegExp {
+  return new RegExp(`\\b(?:${literalAlternatives(k.words.inchSizedWords)})\\b`, 'i');
+}
 
 /** What an open item's place on the menu says of it: the course of its section and the drink temperature its section shares. */
 export interface MenuSection {
   readonly course: Course;
   readonly tags: readonly Tag[];
 }
-
-const SECTION_TAGS: readonly Tag[] = ['hot_drink', 'cold_drink'];
 
 /**
  * The menu section each open item (course confidence below OPEN_COURSE) sits in, or null: a menu lists its items
@@ -779,24 +695,26 @@ const SECTION_TAGS: readonly Tag[] = ['hot_drink', 'cold_drink'];
  * drink temperature they all share (a house name among the coolers is a cold drink, so "garam chai" at a juice bar is
  * not answered by "Blue Angel"). Items whose course the text says are never moved.
  */
-export function menuSections(profiles: readonly ItemProfile[]): (MenuSection | null)[] {
+export function menuSections(texts: readonly MenuText[]): (MenuSection | null)[] {
+  const profiles = texts.map((t) => t.profile);
   const sure = (k: number): boolean => profiles[k]!.courseConfidence >= SURE_COURSE;
-  const tagsOf = (p: ItemProfile): ReadonlySet<Tag> => new Set([...(p.dish?.tags ?? []), ...namedTagsOf(p.text)]);
+  const tagsOf = (k: number): ReadonlySet<Tag> => new Set([...(profiles[k]!.dish?.tags ?? []), ...texts[k]!.flavourTags]);
   return profiles.map((p, i) => {
     if (p.courseConfidence >= OPEN_COURSE) return null;
-    const seen: ItemProfile[] = [];
+    const seenAt: number[] = [];
     for (const step of [-1, 1]) {
       let found = 0;
       for (let k = i + step; k >= 0 && k < profiles.length && Math.abs(k - i) <= SECTION_REACH && found < SECTION_NEIGHBOURS; k += step) {
         if (sure(k)) {
-          seen.push(profiles[k]!);
+          seenAt.push(k);
           found++;
         }
       }
     }
+    const seen = seenAt.map((k) => profiles[k]!);
     if (seen.length < 2 || !seen.every((n) => n.course === seen[0]!.course)) return null;
-    const tags = seen.map(tagsOf);
-    return { course: seen[0]!.course, tags: SECTION_TAGS.filter((t) => tags.every((set) => set.has(t))) };
+    const tags = seenAt.map(tagsOf);
+    return { course: seen[0]!.course, tags: texts[i]!.knowledge.words.sectionTags.filter((t) => tags.every((set) => set.has(t))) };
   });
 }
 /** Chosen on the dev queries: 2 neighbours each way within 8 positions lifted nDCG@10 0.8778 -> 0.8782 (category 0.9199
@@ -826,8 +744,8 @@ export function usualCourse(profiles: readonly ItemProfile[]): Course | null {
  * 0.6 is a clear majority. */
 const USUAL_SHARE = 0.6;
 
-function fallback(q: QueryUnderstanding, items: readonly SearchItem[], scored: SearchCandidate[], topK: number): SearchOutcome['results'] {
-  const wanted = q.course ? courseGroup(q.course) : q.profile.dish ? courseGroup(q.profile.dish.course) : categoryOf(q.text).confidence >= 0.7 ? courseGroup(categoryOf(q.text).value) : 'food';
+function fallback(k: Knowledge, q: QueryUnderstanding, items: readonly SearchItem[], scored: SearchCandidate[], topK: number): SearchOutcome['results'] {
+  const wanted = q.course ? courseGroup(q.course) : q.profile.dish ? courseGroup(q.profile.dish.course) : q.query.cues.course.confidence >= 0.7 ? courseGroup(q.query.cues.course.value) : 'food';
   // A query naming a dish of a cuisine the menu does not serve (sushi at a dosa place) gets no fallback at all.
   // Only a dish the query names exactly says its cuisine: a loose resolution ("soup" read as Tortilla Soup) must not
   // shut the fallback out of every soup of another kitchen.
@@ -836,7 +754,7 @@ function fallback(q: QueryUnderstanding, items: readonly SearchItem[], scored: S
   const cuisineOk = (it: ItemProfile): boolean => !qCuisine || wanted !== 'food' || it.cuisine === qCuisine;
   const eligible = scored
     .filter((c) => courseGroup(items[c.index]!.course) === wanted && cuisineOk(items[c.index]!) && c.cosine >= FALLBACK_MIN_COSINE)
-    .filter((c) => !conflicts(q.stated, items[c.index]!).dietary_conflict)
+    .filter((c) => !conflicts(k, q.stated, items[c.index]!).dietary_conflict)
     // "not spicy" embeds close to the spicy dishes: the closest thing is never what the query ruled out.
     .filter((c) => !q.avoid.some((t) => items[c.index]!.tags.has(t)))
     .sort((a, b) => b.cosine - a.cosine || a.index - b.index);

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { getTextCleaner, type CleanedText, type TextCleaner } from './text/clean.js';
+import type { TextCleaner } from './text/clean.js';
 import { loadQueryVocabulary, QuerySpeller } from './query-spelling.js';
 import { vocabularyWords } from './inference/tokenizer.js';
 import { MenuEncoder, type Dimension } from './inference/encoder.js';
@@ -9,8 +9,8 @@ import { classifierStatus as cuisineClassifierStatus } from './classify.js';
 import { vectorBackend } from '../native/index.js';
 import type { PairScorer } from './match.js';
 import { buildConceptCentroids, type ConceptCentroids } from './search.js';
-import { getKnowledge } from './knowledge/index.js';
-import { profileItem } from './items.js';
+import { loadKnowledge, type Knowledge } from './knowledge/index.js';
+import { parseMenuText, type MenuText } from './menu-text.js';
 import { ServiceMetrics } from './metrics.js';
 
 export type ServiceState = 'loading' | 'ready' | 'failed';
@@ -30,7 +30,8 @@ export interface ServedModel {
 }
 
 export interface EmbeddedTexts {
-  readonly cleaned: readonly CleanedText[];
+  /** Each text read once (cleaned, cues, knowledge-base resolution and profile on first use). */
+  readonly texts: readonly MenuText[];
   readonly vectors: readonly Float32Array[];
 }
 
@@ -49,6 +50,8 @@ export class Services {
   matchReranker: CrossEncoderScorer | null = null;
   searchReranker: CrossEncoderScorer | null = null;
   conceptCentroids: ConceptCentroids | null = null;
+  /** The food knowledge every stage reads, loaded once (or handed in: tests and the eval share one). */
+  readonly knowledge: Knowledge;
   readonly cleaner: TextCleaner;
   /** Reads a search query's unknown words as the nearest known ones, before cleaning. Built with the encoder, whose
    * whole-word vocabulary is the English it knows; null until then. */
@@ -57,7 +60,7 @@ export class Services {
   /** Prometheus metrics of this service (inference runs, cache, load time) and of the HTTP layer in front of it. */
   readonly metrics = new ServiceMetrics();
 
-  constructor(readonly config: Config) {
+  constructor(readonly config: Config, knowledge: Knowledge = loadKnowledge()) {
     this.metrics.watch({
       queues: () => [
         ...(this.encoder ? [{ role: 'encoder', items: this.encoder.batcher.queuedItems }] : []),
@@ -67,9 +70,10 @@ export class Services {
       cache: () => this.encoder?.cacheStats ?? null,
       loadTimeSeconds: () => (this.state === 'ready' ? this.loadTimeSeconds : null),
     });
-    this.cleaner = getTextCleaner();
-    getKnowledge().lookup.prepare(); // validated and fully indexed before the first request
-    profileItem('warm up'); // loads the cue lexicons and lookup tables now, not on the first request
+    this.knowledge = knowledge;
+    knowledge.prepare(); // validated and fully indexed before the first request
+    this.cleaner = knowledge.cleaner;
+    void parseMenuText(knowledge, 'warm up').profile; // walks the cue lexicons and lookup tables now, not on the first request
     this.ready = this.load();
   }
 
@@ -89,7 +93,7 @@ export class Services {
         observer: this.metrics.batchObserver('encoder'),
         maxQueueWaitMs: this.config.queueMaxWaitMs,
       });
-      this.querySpeller = new QuerySpeller(loadQueryVocabulary(this.cleaner.lexicon, vocabularyWords(model.dir)));
+      this.querySpeller = new QuerySpeller(loadQueryVocabulary(this.knowledge, vocabularyWords(model.dir)));
       const served = servedModelIds();
       const encoderOpts = {
         intraOpThreads: this.config.intraOpThreads,
@@ -112,7 +116,7 @@ export class Services {
               : null;
       }
       // Concept centroids double as the warm-up run, so the first customer request pays for neither.
-      this.conceptCentroids = await buildConceptCentroids(this.encoder);
+      this.conceptCentroids = await buildConceptCentroids(this.knowledge, this.encoder);
       this.loadTimeSeconds = (performance.now() - t0) / 1000;
       this.readySince = Math.floor(Date.now() / 1000);
       this.state = 'ready';
@@ -155,11 +159,12 @@ export class Services {
     this.encoder?.batcher.refuseIfSaturated();
   }
 
-  /** Clean, then embed. Items that clean to the same text share one vector. */
+  /** Read each text (parseMenuText: cleaned once), then embed the cleaned texts. Items that clean to the same text
+   * share one vector. */
   async embedTexts(texts: readonly string[], dimension: Dimension): Promise<EmbeddedTexts> {
-    const cleaned = texts.map((t) => this.cleaner.clean(t));
-    const vectors = await this.requireEncoder().encode(cleaned.map((c) => c.text), dimension);
-    return { cleaned, vectors };
+    const read = texts.map((t) => parseMenuText(this.knowledge, t));
+    const vectors = await this.requireEncoder().encode(read.map((t) => t.text), dimension);
+    return { texts: read, vectors };
   }
 
   /** The cross-encoder for same-dish pairs, when one is built and loaded; null → knowledge-base precision stage. */

@@ -8,37 +8,52 @@
  * family and group are 4: "a big group" is not a number, but it is not one or two either.
  */
 
-const NUMBER_WORDS: Readonly<Record<string, number>> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twelve: 12,
-  ek: 1, do: 2, teen: 3, char: 4, chaar: 4, panch: 5, paanch: 5,
-};
-const COUNT = `(\\d{1,2}|${Object.keys(NUMBER_WORDS).join('|')})`;
-const countOf = (s: string): number => NUMBER_WORDS[s] ?? Number(s);
+import { literalAlternatives, type WordLexicons } from './knowledge/words.js';
 
-/** Patterns with a count, most specific first; the count is group 1. */
-const COUNTED: readonly RegExp[] = [
-  new RegExp(`\\b(?:serves?|serving|feeds?)\\s*:?\\s*${COUNT}\\b`, 'i'),
-  new RegExp(`\\bfor\\s+(?:a\\s+)?(?:party|group|family)\\s+of\\s+${COUNT}\\b`, 'i'),
-  new RegExp(`\\bfor\\s+${COUNT}(?:\\s*(?:-|–|to)\\s*\\d{1,2})?\\s*(?:people|persons?|pax|of us|adults|guests)?(?![\\w.])(?!\\s*(?:rs|₹|ml|l|g|kg|gm|pcs?|pieces?|inch))`, 'i'),
-  new RegExp(`\\b${COUNT}\\s*(?:people|persons|pax|guests|adults)\\b`, 'i'),
-  new RegExp(`\\b(?:bucket|combo|meal)\\s+of\\s+${COUNT}\\b`, 'i'),
-];
+/** The patterns servings reads, compiled once from the lexicon's words (lexicon/serving_words.tsv, number_words.tsv). */
+export interface ServingPatterns {
+  /** Patterns with a count, most specific first; the count is group 1. */
+  readonly counted: readonly RegExp[];
+  /** Words that say the size without a number. */
+  readonly group: RegExp;
+  /** Words that ask for something to share: two or more, however many. */
+  readonly share: RegExp;
+  readonly pair: RegExp;
+  readonly single: RegExp;
+  /** "Gulab Jamuns (Pack Of 10)", "Laccha Paratha (Pack of 4)": a pack of pieces, to share, not a meal for ten. */
+  readonly packOf: RegExp;
+  /** A count's value, for a number word or digits. */
+  countOf(s: string): number;
+  /** Query words that only say the serving ("party", "people", "single"): not dish words once the serving is read. */
+  readonly servingWords: ReadonlySet<string>;
+  /** A word after a leading count that makes it a count of pieces, types, flavours or breads, not of portions. */
+  readonly notPortions: ReadonlySet<string>;
+}
 
-/** Words that say the size without a number. */
-const GROUP = /\b(?:party|family|group|feast|jumbo pack|(?:big|large|bada|badi|bara) pack|bucket|crowd|everyone|ghar ke liye|for home)\b/i;
-/** Words that ask for something to share: two or more, however many. */
-const SHARE = /\b(?:sharing|share|friends|gang)\b/i;
-const PAIR = /\b(?:couple|duo|buddy|twosome)\b/i;
-// A cup under 200 ml is one serving (a 100ml ice cream); a 500ml tub or a 1.25L bottle says nothing about people.
-const SINGLE = /\b(?:personal|single|solo|individual|for one|just me|1\s*person|mini|(?:[5-9]\d|1\d\d)\s*ml)\b/i;
-
-/** Query words that only say the serving ("party", "people", "single"): not dish words once the serving is read. */
-export const SERVING_WORDS: ReadonlySet<string> = new Set([
-  ...Object.keys(NUMBER_WORDS), 'serving', 'serves', 'serve', 'people', 'persons', 'person', 'pax', 'guests', 'party',
-  'group', 'big', 'large', 'family', 'pack', 'deal', 'deals', 'offer', 'offers', 'sharing', 'share', 'solo', 'personal',
-  'individual', 'single', 'just', 'me', 'us', 'of', 'couple', 'duo', 'friends', 'gang', 'crowd', 'everyone', 'bada', 'badi',
-  'bara', 'ghar', 'home',
-]);
+export function compileServingPatterns(words: WordLexicons): ServingPatterns {
+  const numberWords = words.numbers.serving;
+  const COUNT = `(\\d{1,2}|${literalAlternatives([...numberWords.keys()])})`;
+  const any = (list: readonly string[], structural: readonly string[] = []): RegExp =>
+    new RegExp(`\\b(?:${[literalAlternatives(list), ...structural].join('|')})\\b`, 'i');
+  return {
+    counted: [
+      new RegExp(`\\b(?:serves?|serving|feeds?)\\s*:?\\s*${COUNT}\\b`, 'i'),
+      new RegExp(`\\bfor\\s+(?:a\\s+)?(?:party|group|family)\\s+of\\s+${COUNT}\\b`, 'i'),
+      new RegExp(`\\bfor\\s+${COUNT}(?:\\s*(?:-|–|to)\\s*\\d{1,2})?\\s*(?:people|persons?|pax|of us|adults|guests)?(?![\\w.])(?!\\s*(?:rs|₹|ml|l|g|kg|gm|pcs?|pieces?|inch))`, 'i'),
+      new RegExp(`\\b${COUNT}\\s*(?:people|persons|pax|guests|adults)\\b`, 'i'),
+      new RegExp(`\\b(?:bucket|combo|meal)\\s+of\\s+${COUNT}\\b`, 'i'),
+    ],
+    group: any(words.serving.group),
+    share: any(words.serving.share),
+    pair: any(words.serving.pair),
+    // A cup under 200 ml is one serving (a 100ml ice cream); a 500ml tub or a 1.25L bottle says nothing about people.
+    single: any(words.serving.single, ['1\\s*person', '(?:[5-9]\\d|1\\d\\d)\\s*ml']),
+    packOf: new RegExp(`\\b(?:pack|box|set)\\s+of\\s+${COUNT}\\b`, 'i'),
+    countOf: (s: string): number => numberWords.get(s) ?? Number(s),
+    servingWords: new Set([...numberWords.keys(), ...words.serving.query]),
+    notPortions: words.serving.notPortion,
+  };
+}
 
 /**
  * An order of several of one thing, its count first: "6 Crispy Veg", "2 x Medium Chicken Popcorn", "Any 2 Rice Bowls +
@@ -47,12 +62,6 @@ export const SERVING_WORDS: ReadonlySet<string> = new Set([
  * "2 Chapati with Korma"), nor a name that starts with a number ("7Up").
  */
 const LEADING_COUNT = /^\W*(?:any\s+)?(\d{1,2})\s*(?:x\s+)?([a-z]+)/i;
-const NOT_PORTIONS: ReadonlySet<string> = new Set([
-  'pc', 'pcs', 'piece', 'pieces', 'type', 'types', 'flavour', 'flavours', 'cheese', 'cheeses', 'pepper', 'up', 'in', 'layer',
-  'layers', 'spice', 'inch', 'ml', 'l', 'ltr', 'g', 'gm', 'gms', 'kg', 'oz', 'scoop', 'scoops', 'leg', 'slice', 'slices', 'dip',
-  'dips', 'chapati', 'chapathi', 'roti', 'rotis', 'naan', 'paratha', 'parathas', 'parotta', 'pulka', 'phulka', 'poori', 'puri',
-  'kulcha', 'bhatura', 'idli', 'idly', 'vada', 'wada',
-]);
 /**
  * A platter or a box big enough to pass round: "Tandoori Aloo [10 Pcs]", "Gulab Jamun Minis Box [500 gm]". It answers
  * a query for something to share, but says nothing of a meal for a family (18 nuggets are no family's dinner).
@@ -60,17 +69,15 @@ const NOT_PORTIONS: ReadonlySet<string> = new Set([
 const PLATTER = /\b(\d{1,2})\s*(?:pc|pcs|pieces?)\b/i;
 const GRAMS = /\b(\d{3,4})\s*(?:g|gm|gms|grams?)\b/i;
 const HALF_KILO_OR_MORE = /\b(?:1|1\/2|half)\s*kg\b/i;
-/** "Gulab Jamuns (Pack Of 10)", "Laccha Paratha (Pack of 4)": a pack of pieces, to share, not a meal for ten. */
-const PACK_OF = new RegExp(`\\b(?:pack|box|set)\\s+of\\s+${COUNT}\\b`, 'i');
 /** Chosen on the dev queries: 8 and 10 pieces answered "something to share with friends" alike (nDCG@10 0.72 ->
  * 0.84); 12 missed the 10-piece platters. */
 const PLATTER_PIECES = 8;
 
 /** The count an item's name leads with when it is an order of several portions ("6 Crispy Veg"), else null. */
-export function orderCountOf(text: string): number | null {
+export function orderCountOf(patterns: ServingPatterns, text: string): number | null {
   const m = LEADING_COUNT.exec(text);
   const n = m ? Number(m[1]) : 0;
-  return n >= 1 && n <= 12 && !NOT_PORTIONS.has(m![2]!.toLowerCase()) ? n : null;
+  return n >= 1 && n <= 12 && !patterns.notPortions.has(m![2]!.toLowerCase()) ? n : null;
 }
 
 /** How many a text is for: a head count, or `'shared'` (two or more, the count unsaid). */
@@ -81,24 +88,24 @@ export type Serving = number | 'shared';
  * Crispy Veg") and a platter or a box as shared; a query's leading number is not read so ("2 samosa" asks for
  * samosas, not for two people).
  */
-export function servingOf(text: string, { item = false } = {}): Serving | null {
-  for (const re of COUNTED) {
+export function servingOf(patterns: ServingPatterns, text: string, { item = false } = {}): Serving | null {
+  for (const re of patterns.counted) {
     const m = re.exec(text);
     if (m) {
-      const n = countOf(m[1]!.toLowerCase());
+      const n = patterns.countOf(m[1]!.toLowerCase());
       if (n >= 1 && n <= 30) return n;
     }
   }
   if (item) {
-    const n = orderCountOf(text);
+    const n = orderCountOf(patterns, text);
     if (n !== null) return n;
     // Before the size words: a "Mini Samosa [Pack of 6]" is six mini samosas to share.
-    if (PACK_OF.test(text)) return 'shared';
+    if (patterns.packOf.test(text)) return 'shared';
   }
-  if (GROUP.test(text)) return 4;
-  if (SHARE.test(text)) return 'shared';
-  if (PAIR.test(text)) return 2;
-  if (SINGLE.test(text)) return 1;
+  if (patterns.group.test(text)) return 4;
+  if (patterns.share.test(text)) return 'shared';
+  if (patterns.pair.test(text)) return 2;
+  if (patterns.single.test(text)) return 1;
   if (item) {
     const pieces = PLATTER.exec(text);
     const grams = GRAMS.exec(text);

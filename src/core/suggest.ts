@@ -1,6 +1,8 @@
 import { HeadSlot, headProbabilities, predictCuisines, type CuisineOrUncertain } from './classify.js';
-import { profileItem, vegOrNot, type ItemProfile } from './items.js';
-import { COURSES, CUISINE_FAMILIES, cuisineAffinity, nameKey, type Course, type Cuisine } from './knowledge/index.js';
+import { vegOrNot, type ItemProfile } from './items.js';
+import type { MenuText } from './menu-text.js';
+import { COURSES, CUISINE_FAMILIES, cuisineAffinity, type Course, type Cuisine, type Knowledge } from './knowledge/index.js';
+import { literalAlternatives } from './knowledge/words.js';
 import { CONFIDENT_DISH_SCORE, judgePairs } from './match.js';
 import { judgeNonFood } from './nonfood.js';
 import type { Services } from './services.js';
@@ -56,6 +58,8 @@ export interface CartSuggestions {
 
 /** What the ranking knows about one text (cart or menu item). */
 export interface ItemFacts {
+  /** The text, read once. */
+  readonly text: MenuText;
   readonly original: string;
   readonly cleaned: string;
   readonly key: string;
@@ -85,11 +89,16 @@ const SAME_DISH_COSINE = 0.85;
 /** Cuisines whose curries, kebabs and gravies are eaten with bread (rice and noodle mains are not). */
 const BREAD_CUISINES: ReadonlySet<string> = new Set(['North Indian', 'Mughlai', 'South Indian', 'Middle Eastern']);
 
-/** A main eaten with bread: a curry or gravy of a bread cuisine, not a biryani, pulao or noodle dish. */
-function wantsBread(item: ItemFacts): boolean {
+/** The words of a rice or noodle main (lexicon/no_bread_words.txt), as whole words of a cleaned name. */
+function noBreadPattern(k: Knowledge): RegExp {
+  return new RegExp(`\\b(?:${literalAlternatives(k.words.noBreadWords)})\\b`, 'i');
+}
+
+/** A main eaten with bread: a curry or gravy of a bread cuisine, not a biryani, pulao or noodle dish (`noBread`). */
+function wantsBread(item: ItemFacts, noBread: RegExp): boolean {
   if (item.category !== 'main' || item.cuisine === 'uncertain' || !BREAD_CUISINES.has(item.cuisine)) return false;
   const tags = item.profile.dish?.tags ?? [];
-  return !tags.includes('rice') && !tags.includes('noodles') && !/\b(?:biryani|biriyani|pulao|pulav|rice|khichdi|noodles)\b/i.test(item.cleaned);
+  return !tags.includes('rice') && !tags.includes('noodles') && !noBread.test(item.cleaned);
 }
 
 interface CartSummary {
@@ -233,13 +242,15 @@ function sameByName(a: ItemFacts, b: ItemFacts): boolean {
  * agree by name are the same dish without asking.
  */
 async function sameDishPairs(
+  k: Knowledge,
   pairs: readonly (readonly [ItemFacts, ItemFacts, number])[],
 ): Promise<boolean[]> {
   const judged = pairs.map(([a, b, cos]) => (sameByName(a, b) ? true : cos >= SAME_DISH_GATE ? null : false));
   const ask = judged.flatMap((j, k) => (j === null ? [k] : []));
   if (ask.length > 0) {
     const verdicts = await judgePairs(
-      ask.map((k) => [pairs[k]![0].cleaned, pairs[k]![1].cleaned] as const),
+      k,
+      ask.map((k) => [pairs[k]![0].text, pairs[k]![1].text] as const),
       ask.map((k) => pairs[k]![2]),
       SAME_DISH_COSINE,
       null,
@@ -275,14 +286,16 @@ export async function suggestWithDetail(
   afterNonFoodCategories: ReadonlySet<Course>;
   menuCategories: ReadonlySet<Course>;
 }> {
-  const { cleaned, vectors } = await services.embedTexts([...cart, ...menu], 384);
-  const cuisines = predictCuisines(services.modelId, cleaned.map((c) => c.text), vectors as Float32Array[]);
-  const facts: ItemFacts[] = cleaned.map((c, i) => {
-    const profile = profileItem(c.text);
+  const k = services.knowledge;
+  const { texts, vectors } = await services.embedTexts([...cart, ...menu], 384);
+  const cuisines = predictCuisines(k, services.modelId, texts, vectors);
+  const facts: ItemFacts[] = texts.map((c, i) => {
+    const profile = c.profile;
     return {
+      text: c,
       original: i < cart.length ? cart[i]! : menu[i - cart.length]!,
       cleaned: c.text,
-      key: nameKey(c.text),
+      key: c.key,
       profile,
       category: suggestCategory(profile, c.removed, cuisines[i]!.cuisine, vectors[i]!, services.modelId),
       diet: vegOrNot(profile.diet),
@@ -299,19 +312,21 @@ export async function suggestWithDetail(
   const menuVectors = vectors.slice(cart.length);
 
   const categories = new Set(namedCart.map((c) => c.category));
+  const noBread = noBreadPattern(k);
   const cuisine = cartCuisine(namedCart);
   const summary: CartSummary = {
     categories,
     cuisine,
     dietary: cartDietary(namedCart),
-    hasBreadMain: namedCart.some(wantsBread),
+    hasBreadMain: namedCart.some((item) => wantsBread(item, noBread)),
   };
 
   // Filters that need no ranking: diet, non-food, same dish as a cart item.
   const nonFood = judgeNonFood(
+    k,
     services.modelId,
-    menuFacts.map((m) => ({ original: m.original, cleaned: m.cleaned })),
-    menuVectors as Float32Array[],
+    menuFacts.map((m) => m.text),
+    menuVectors,
   );
   const closeness = menuVectors.map((v) => Math.max(...cartVectors.map((c) => dot(v, c))));
   let candidates = menuFacts
@@ -320,7 +335,7 @@ export async function suggestWithDetail(
   const afterDietCategories = new Set(candidates.map(({ m }) => m.category));
   const afterNonFoodCategories = new Set(menuFacts.filter((m, i) => named(m) && nonFood[i]!.category === null).map((m) => m.category));
   const cartPairs = candidates.flatMap(({ m, i }) => cartFacts.map((c, j) => [m, c, dot(menuVectors[i]!, cartVectors[j]!)] as const));
-  const inCart = await sameDishPairs(cartPairs);
+  const inCart = await sameDishPairs(k, cartPairs);
   const excluded = new Set<number>();
   candidates.forEach(({ i }, n) => {
     for (let j = 0; j < cartFacts.length; j++) if (inCart[n * cartFacts.length + j]) excluded.add(i);
@@ -361,7 +376,7 @@ export async function suggestWithDetail(
     // A second listing of a dish already suggested ("Coke 300 ml" after "Coke 500 ml") is skipped.
     const chosen = menuFacts[best]!;
     const pairs = picked.map((p) => [chosen, menuFacts[p.i]!, dot(menuVectors[best]!, menuVectors[p.i]!)] as const);
-    if ((await sameDishPairs(pairs)).some(Boolean)) continue;
+    if ((await sameDishPairs(k, pairs)).some(Boolean)) continue;
     picked.push({ i: best, score: bestScore, fillsGap: bestFills });
     covered.add(chosen.category);
     perCategory.set(chosen.category, (perCategory.get(chosen.category) ?? 0) + 1);

@@ -1,9 +1,12 @@
 import { join } from 'node:path';
-import { KNOWLEDGE_DIR } from './paths.js';
 import { readList, readTsv } from './knowledge/tsv.js';
+import { HARD_NEGATIVES_HEADER } from './knowledge/dishes.js';
 import { categoryOf } from './knowledge/cues.js';
 import { differingWords, dishWords } from './dish-words.js';
 import { akinWords } from './knowledge/equivalents.js';
+import { literalAlternatives, type WordLexicons } from './knowledge/words.js';
+import type { Knowledge } from './knowledge/index.js';
+import type { MenuText } from './menu-text.js';
 
 /**
  * Two names of one dish family that are different items on a menu, by the knowledge base's own hard negatives:
@@ -31,52 +34,43 @@ function foldParticiple(word: string): string {
   return word.length > 5 && word.endsWith('ed') ? word.slice(0, -2) : word;
 }
 
-function wordsOf(text: string): string[] {
-  return dishWords(text).map(foldParticiple);
+function wordsOf(k: Knowledge, text: string): string[] {
+  return dishWords(k, text).map(foldParticiple);
 }
 
 function swapKey(x: string, y: string): string {
   return x < y ? `${x}|${y}` : `${y}|${x}`;
 }
 
-/** Unordered word swaps that make another dish, from the hard negatives. */
-export function loadVariantSwaps(dir: string = KNOWLEDGE_DIR): ReadonlySet<string> {
+/** Unordered word swaps that make another dish, from the hard negatives (`k` supplies how words are compared). */
+export function loadVariantSwaps(dir: string, k: Knowledge): ReadonlySet<string> {
   const swaps = new Set<string>();
-  for (const row of readTsv(join(dir, 'hard_negatives.tsv'), ['text_a', 'text_b', 'kind', 'note'])) {
+  for (const row of readTsv(join(dir, 'hard_negatives.tsv'), HARD_NEGATIVES_HEADER)) {
     const [a, b, kind] = row.cells;
     if (!a || !b || !kind || !SWAP_KINDS.has(kind)) continue;
-    const wa = wordsOf(a), wb = wordsOf(b);
+    const wa = wordsOf(k, a), wb = wordsOf(k, b);
     const [onlyA, onlyB] = differingWords(wa, wb);
     if (onlyA.length === 1 && onlyB.length === 1 && wa.length === wb.length) swaps.add(swapKey(onlyA[0]!, onlyB[0]!));
   }
   return swaps;
 }
 
-let sharedSwaps: ReadonlySet<string> | null = null;
-let sharedFormWords: ReadonlySet<string> | null = null;
-
-export function loadFormWords(dir: string = KNOWLEDGE_DIR): ReadonlySet<string> {
+export function loadFormWords(dir: string): ReadonlySet<string> {
   return new Set(readList(join(dir, 'lexicon', 'form_words.txt')).map((w) => w.toLowerCase()));
 }
 
-/** Words that say what a name is without ("no garlic", "without onion", "less spicy"). */
-const NEGATORS: ReadonlySet<string> = new Set(['no', 'without', 'less', 'non']);
+// The negators (a word after one is what the name says it is without: "no garlic", "without onion", "less spicy") and
+// the bowl grains (a bowl added to a name that already has one is the dish served in a bowl, not another item: "Veg
+// Chilli Garlic Noodles Bowl" is the noodles, "Egg Curry [Steamed Rice] Bowl" is egg curry rice; a bowl that brings
+// the rice, "Brinjal Curry Rice Bowl" beside "Brinjal Curry", or of anything else, "Chicken Shawarma Bowl", is another
+// item) are lexicon/variant_words.tsv's.
 
-/** A bowl added to a name that already has one of these is the dish served in a bowl, not another item: "Veg Chilli
- * Garlic Noodles Bowl" is the noodles, "Egg Curry [Steamed Rice] Bowl" is egg curry rice. A bowl that brings the rice
- * ("Brinjal Curry Rice Bowl" beside "Brinjal Curry") or of anything else ("Chicken Shawarma Bowl") is another item. */
-const BOWL_GRAINS: ReadonlySet<string> = new Set(['rice', 'chawal', 'noodle', 'biryani', 'pulao', 'khichdi']);
-
-const NUMBER_WORDS: ReadonlyMap<string, number> = new Map(
-  ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'].map((w, i) => [w, i + 1]),
-);
-
-/** The words a name counts ("four cheese", "8 layer"): word → count. */
-function countedWords(words: readonly string[]): Map<string, number> {
+/** The words a name counts ("four cheese", "8 layer"): word → count (lexicon/number_words.tsv's counted words). */
+function countedWords(k: Knowledge, words: readonly string[]): Map<string, number> {
   const out = new Map<string, number>();
   for (let i = 0; i + 1 < words.length; i++) {
     const w = words[i]!;
-    const n = /^\d{1,2}$/.test(w) ? Number(w) : NUMBER_WORDS.get(w);
+    const n = /^\d{1,2}$/.test(w) ? Number(w) : k.words.numbers.counted.get(w);
     const next = words[i + 1]!;
     if (n !== undefined && /^\p{L}+$/u.test(next)) out.set(next, n);
   }
@@ -89,13 +83,18 @@ function letterCodes(text: string): string[] {
   return /\p{Ll}/u.test(text) ? (text.match(/\b[A-Z]{2,3}\b/g) ?? []) : [];
 }
 
-const COMBO = /\+|\bcombo\b|\bcombination\b|\bmeal\b|\bEVM\b|\bHM\b/i;
+/**
+ * The pattern of a combo (lexicon/combo_words.tsv): a cleaned text that joins items with "+" or calls itself a combo,
+ * combination or meal ("Veg Hakka Combination"), or a chain's meal by its letters: EVM (extra value meal), HM (Happy
+ * Meal): "EVM Veg Surprise", "HM Chicken McGrill" (cleaning already spells a plain "VM" out as "Value Meal").
+ */
+export function comboPattern(words: WordLexicons): RegExp {
+  const whole = (w: string): string => `\\b${literalAlternatives([w])}\\b`;
+  return new RegExp(['\\+', ...words.combo.marker.map(whole), ...words.combo.chainMealCode.map(whole)].join('|'), 'i');
+}
 
-/** A cleaned text that joins items with "+" or calls itself a combo, combination or meal ("Veg Hakka Combination"),
- * or a chain's meal by its letters: EVM (extra value meal), HM (Happy Meal): "EVM Veg Surprise", "HM Chicken McGrill"
- * (cleaning already spells a plain "VM" out as "Value Meal"). */
-export function isCombo(text: string): boolean {
-  return COMBO.test(text);
+export function isCombo(k: Knowledge, text: string): boolean {
+  return k.comboPattern.test(text);
 }
 
 /**
@@ -114,23 +113,21 @@ export function describeDifference(d: VariantDifference | null): string | null {
 }
 
 /**
- * Why two cleaned texts are two items of one family, or null when their words do not say.
+ * Why two menu texts are two items of one family, or null when their words do not say.
  */
-export function variantDifference(
-  a: string,
-  b: string,
-  swaps: ReadonlySet<string> = (sharedSwaps ??= loadVariantSwaps()),
-  formWords: ReadonlySet<string> = (sharedFormWords ??= loadFormWords()),
-): VariantDifference | null {
-  if (isCombo(a) !== isCombo(b)) return { kind: 'combo' };
-  const wa = dishWords(a), wb = dishWords(b);
+export function variantDifference(ta: MenuText, tb: MenuText): VariantDifference | null {
+  const k = ta.knowledge;
+  const a = ta.text, b = tb.text;
+  const swaps = k.variantSwaps, formWords = k.formWords;
+  if (ta.isCombo !== tb.isCombo) return { kind: 'combo' };
+  const wa = ta.dishWords, wb = tb.dishWords;
   const [onlyA, onlyB] = differingWords(wa.map(foldParticiple), wb.map(foldParticiple));
   for (const x of onlyA) for (const y of onlyB) if (swaps.has(swapKey(x, y))) return { kind: 'swap', words: [x, y] };
   // Two different letter codes in one place are two of a chain's items ("PC Rice Bowlz" / "HC Rice Bowlz").
   const ca = letterCodes(a), cb = letterCodes(b);
   if (ca.length > 0 && cb.length > 0 && !ca.some((c) => cb.includes(c))) return { kind: 'swap', words: [ca.join(' '), cb.join(' ')] };
   // A count of one ingredient that differs is another recipe: "Four Cheese Pizza" / "8-Cheese Pizza".
-  const countA = countedWords(wa), countB = countedWords(wb);
+  const countA = countedWords(k, wa), countB = countedWords(k, wb);
   for (const [word, n] of countA) {
     const m = countB.get(word);
     if (m !== undefined && m !== n) return { kind: 'swap', words: [`${n} ${word}`, `${m} ${word}`] };
@@ -138,13 +135,13 @@ export function variantDifference(
   // One dish served on a bread against the same dish on rice is two items: "Kake Da Butter Chicken [Paratha] Bowl" /
   // "[Masala Rice] Bowl", "Chole Bhature" / "Chole Chawal".
   const servedOn = (only: readonly string[]): 'rice' | 'bread' | null =>
-    only.some((w) => BOWL_GRAINS.has(w)) ? 'rice' : only.length > 0 && categoryOf(only.join(' ')).value === 'bread' ? 'bread' : null;
+    only.some((w) => k.words.bowlGrains.has(w)) ? 'rice' : only.length > 0 && categoryOf(k.cues, only.join(' ')).value === 'bread' ? 'bread' : null;
   const sa = servedOn(onlyA), sb = servedOn(onlyB);
   if (sa !== null && sb !== null && sa !== sb) return { kind: 'swap', words: [onlyA.join(' '), onlyB.join(' ')] };
   // Each name served as or in its own thing: "Devil's Chicken Sub" / "Devil's Chicken Wrap". Two names of one thing
   // (a wrap and a kathi roll, lexicon/search_equivalents.tsv) are not two forms.
   const formA = onlyA.filter((w) => formWords.has(w)), formB = onlyB.filter((w) => formWords.has(w));
-  if (formA.length > 0 && formB.length > 0 && !formA.some((x) => formB.some((y) => akinWords(x, y)))) {
+  if (formA.length > 0 && formB.length > 0 && !formA.some((x) => formB.some((y) => akinWords(k.equivalents, x, y)))) {
     return { kind: 'swap', words: [formA.join(' '), formB.join(' ')] };
   }
   // One name is the other plus words: another item when a word is a form word, or when the words are a drink. Words
@@ -154,13 +151,13 @@ export function variantDifference(
   if (added.length === 0 || added.length === Math.max(wa.length, wb.length)) return null;
   // "Dal Makhani No Onion No Garlic" is the Jain way of the same dish: a word the name says it is without adds nothing.
   const [longer, shorter] = addedB.length === 0 ? [wa, wb] : [wb, wa];
-  const negated = new Set(longer.filter((_, i) => i > 0 && NEGATORS.has(longer[i - 1]!)));
+  const negated = new Set(longer.filter((_, i) => i > 0 && k.words.variantNegators.has(longer[i - 1]!)));
   // "non" makes another item only as "non veg": a "Non Alcoholic Beer - Peach" is the brand's peach drink.
   const nonVeg = longer.some((w, i) => w === 'non' && longer[i + 1] === 'veg');
-  const form = added.find((w) => formWords.has(w) && !negated.has(w) && !(w === 'bowl' && shorter.some((x) => BOWL_GRAINS.has(x))) && (w !== 'non' || nonVeg));
+  const form = added.find((w) => formWords.has(w) && !negated.has(w) && !(w === 'bowl' && shorter.some((x) => k.words.bowlGrains.has(x))) && (w !== 'non' || nonVeg));
   if (form) return { kind: 'added', word: form };
   // A drink added to a drink is its name ("Masala Chai Tea"); added to food it is a combo.
-  const addOn = categoryOf(added.join(' '));
-  const base = categoryOf(addedB.length === 0 ? b : a);
+  const addOn = categoryOf(k.cues, added.join(' '));
+  const base = (addedB.length === 0 ? tb : ta).cues.course;
   return addOn.value === 'beverage' && addOn.confidence >= 0.7 && base.value !== 'beverage' ? { kind: 'combo' } : null;
 }

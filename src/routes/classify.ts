@@ -33,8 +33,8 @@ export const classifyRoute: Route<ClassifyRequest, ClassifyResponse> = {
     return { items: req.items };
   },
   async handle(req, ctx) {
-    const { cleaned, vectors } = await ctx.services.embedTexts(req.items, 384);
-    const labels = await classifyItems(ctx.services, cleaned.map((c) => c.text), vectors as Float32Array[]);
+    const { texts, vectors } = await ctx.services.embedTexts(req.items, 384);
+    const labels = await classifyItems(ctx.services, texts, vectors);
     return {
       results: req.items.map((text, i) => ({ text, cuisine: labels[i]!.cuisine, confidence: labels[i]!.confidence })),
     };

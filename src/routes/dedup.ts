@@ -65,8 +65,8 @@ export const dedupRoute: Route<{ items: string[]; threshold: number }, DedupResp
   async handle(req, ctx) {
     const started = performance.now();
     const s = ctx.services;
-    const { cleaned, vectors } = await s.embedTexts(req.items, 384);
-    const outcome = await dedupPrepared(req.items, cleaned.map((c) => c.text), vectors, {
+    const { texts, vectors } = await s.embedTexts(req.items, 384);
+    const outcome = await dedupPrepared(s.knowledge, texts, vectors, {
       cosineThreshold: req.threshold,
       scorer: s.matchScorer(),
     });

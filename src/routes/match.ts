@@ -1,7 +1,7 @@
 import typia, { tags } from 'typia';
 import { ApiError } from '../core/errors.js';
 import { judgePairs } from '../core/match.js';
-import { toEnglishFoodWords } from '../core/knowledge/translate.js';
+import { parseMenuText } from '../core/menu-text.js';
 import { typed, type MenuText, type Route } from './route.js';
 import { dot } from '../core/inference/encoder.js';
 
@@ -63,13 +63,12 @@ export const matchRoute: Route<{ pairs: TextPair[]; threshold: number }, MatchRe
   },
   async handle(req, ctx) {
     const s = ctx.services;
-    const texts = req.pairs.flatMap((p) => [p.text_a, p.text_b]);
-    const cleaned = texts.map((t) => s.cleaner.clean(t).text);
+    const texts = req.pairs.flatMap((p) => [p.text_a, p.text_b]).map((t) => parseMenuText(s.knowledge, t));
     // Both sides are embedded with other-language food words in English, so "Crevettes à l'ail" meets "Garlic Prawns".
-    const vectors = await s.requireEncoder().encode(cleaned.map(toEnglishFoodWords), 384);
-    const pairs = req.pairs.map((_, i) => [cleaned[2 * i]!, cleaned[2 * i + 1]!] as const);
+    const vectors = await s.requireEncoder().encode(texts.map((t) => t.english), 384);
+    const pairs = req.pairs.map((_, i) => [texts[2 * i]!, texts[2 * i + 1]!] as const);
     const cosines = req.pairs.map((_, i) => dot(vectors[2 * i]!, vectors[2 * i + 1]!));
-    const verdicts = await judgePairs(pairs, cosines, req.threshold, s.matchScorer());
+    const verdicts = await judgePairs(s.knowledge, pairs, cosines, req.threshold, s.matchScorer());
     return {
       results: req.pairs.map((p, i) => ({
         text_a: p.text_a,

@@ -75,8 +75,8 @@ export const openAIEmbeddingsRoute: Route<ParsedEmbeddings, OpenAIEmbeddingsResp
     if (req.model !== served) {
       throw new ApiError('model_not_found', `The model '${req.model}' is not served here; this server serves '${served}' (GET /v1/models)`, {}, 'model');
     }
-    const { cleaned, vectors } = await ctx.services.embedTexts(req.items, req.dimension);
-    const tokens = ctx.services.countTokens(cleaned.map((c) => c.text)).reduce((a, b) => a + b, 0);
+    const { texts, vectors } = await ctx.services.embedTexts(req.items, req.dimension);
+    const tokens = ctx.services.countTokens(texts.map((c) => c.text)).reduce((a, b) => a + b, 0);
     return {
       object: 'list',
       data: vectors.map((v, index) => ({ object: 'embedding', index, embedding: req.base64 ? float32Base64(v) : Array.from(v) })),

@@ -6,6 +6,7 @@ import { OperatorOnlyGate, type AccessGate } from '../../src/core/access-gate.js
 import { startHttpServer, type HttpServer } from '../../src/http/server.js';
 import { ROUTES } from '../../src/routes/index.js';
 import { REPO_ROOT } from '../../src/core/paths.js';
+import { loadKnowledge, type Knowledge } from '../../src/core/knowledge/index.js';
 import { conformance } from './openapi-conformance.js';
 
 export const OPERATOR_KEY = 'test-operator-key-0123456789';
@@ -18,10 +19,18 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** An in-process server on a free loopback port (real uWS socket, real models). */
-export async function startTestServer(env: Record<string, string> = {}, gate?: AccessGate, waitReady = true): Promise<TestServer> {
+/**
+ * An in-process server on a free loopback port (real uWS socket, real models). A test file that starts several passes
+ * its one `knowledge` to each.
+ */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  gate?: AccessGate,
+  waitReady = true,
+  knowledge: Knowledge = loadKnowledge(),
+): Promise<TestServer> {
   const config = loadConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0', MENU_OPERATOR_KEY: OPERATOR_KEY, ...env });
-  const services = new Services(config);
+  const services = new Services(config, knowledge);
   services.ready.catch(() => {});
   const server = await startHttpServer({ config, services, gate: gate ?? new OperatorOnlyGate(config.operatorKey), routes: ROUTES });
   if (waitReady) await services.ready;

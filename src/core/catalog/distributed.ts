@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Job, Queue, Worker, type ConnectionOptions } from 'bullmq';
 import { createClient, RESP_TYPES } from '@redis/client';
-import { nodeKey } from '../dedup.js';
+import { nodeKeyOf } from '../dedup.js';
 import { ANN_SCORE_SLACK, createAnnIndex, loadAnnIndex, rangeSearch } from '../ann.js';
-import type { TextCleaner } from '../text/clean.js';
+import type { Knowledge } from '../knowledge/index.js';
+import { parseMenuText } from '../menu-text.js';
 import { CatalogStore } from './catalog-store.js';
 import { EmbeddingStore } from './embedding-store.js';
 import { isRowError, readCatalogRows } from './input.js';
-import { OutputFile, csvLine } from './output.js';
+import { ERROR_COLUMNS, OutputFile, csvLine } from './output.js';
 import {
   CatalogInterrupted,
   DEFAULT_THRESHOLD,
@@ -62,6 +63,8 @@ export interface ChunkResult {
   readonly model: string;
   /** Distinct cleaned texts of the chunk, in the order of the vectors blob. */
   readonly texts: string[];
+  /** The name key of each of texts (MenuText.key), so the coordinator groups names without reading the texts again. */
+  readonly keys: string[];
   /** Per original of the chunk: index into texts, and whether cleaning removed noise. */
   readonly textOf: number[];
   readonly noisy: number[];
@@ -123,7 +126,8 @@ function asFloat32(buf: Buffer): Float32Array {
 
 export interface WorkerDeps {
   readonly embedder: TextEmbedder;
-  readonly cleaner: TextCleaner;
+  /** The food knowledge the worker reads texts with (services.knowledge). */
+  readonly knowledge: Knowledge;
 }
 
 export interface WorkerOptions {
@@ -154,19 +158,21 @@ export async function startCatalogWorker(options: WorkerOptions, deps: WorkerDep
     log(`[worker ${id}] ${job.id} started`);
     if (data.kind === 'chunk') {
       const texts: string[] = [];
+      const keys: string[] = [];
       const index = new Map<string, number>();
       const textOf: number[] = [];
       const noisy: number[] = [];
       for (const original of data.originals) {
-        const cleaned = deps.cleaner.clean(original);
-        let t = index.get(cleaned.text);
+        const read = parseMenuText(deps.knowledge, original);
+        let t = index.get(read.text);
         if (t === undefined) {
           t = texts.length;
-          index.set(cleaned.text, t);
-          texts.push(cleaned.text);
+          index.set(read.text, t);
+          texts.push(read.text);
+          keys.push(read.key);
         }
         textOf.push(t);
-        noisy.push(cleaned.removed.length > 0 ? 1 : 0);
+        noisy.push(read.removed.length > 0 ? 1 : 0);
       }
       const missing = texts.filter((t) => vectors.slotOf(t) === undefined);
       for (let s = 0; s < missing.length; s += 256) {
@@ -177,7 +183,7 @@ export async function startCatalogWorker(options: WorkerOptions, deps: WorkerDep
       const out = new Float32Array(texts.length * vectors.dim);
       vectors.read(texts.map((t) => vectors.slotOf(t)!), out);
       await putBlob(blobs, blobKey(data.run, 'chunk', data.chunk), new Uint8Array(out.buffer));
-      const result: ChunkResult = { worker: id, model: deps.embedder.id, texts, textOf, noisy };
+      const result: ChunkResult = { worker: id, model: deps.embedder.id, texts, keys, textOf, noisy };
       log(`[worker ${id}] ${job.id} done`);
       return result;
     }
@@ -294,7 +300,7 @@ export async function runDistributedCatalog(options: DistributedOptions, deps: C
     const store = new CatalogStore();
     const errors = new OutputFile(`${options.outPrefix}.errors.csv`);
     outputs.push(errors);
-    errors.write(csvLine(['row', 'line', 'error', 'excerpt']));
+    errors.write(csvLine(ERROR_COLUMNS));
     let errorCount = 0;
     const chunkIds: string[] = [];
     let chunkStart = 0;
@@ -343,11 +349,12 @@ export async function runDistributedCatalog(options: DistributedOptions, deps: C
       vectors.append(result.texts, result.texts.map((_, t) => matrix.subarray(t * dim, (t + 1) * dim)));
       for (let k = 0; k < result.textOf.length; k++, original++) {
         const text = result.texts[result.textOf[k]!]!;
+        const key = result.keys[result.textOf[k]!]!;
         const textId = store.texts.id(text);
         store.originalText.push(textId);
         store.originalNoisy.push(result.noisy[k]!);
         const before = store.nodeKeys.size;
-        const node = store.nodeKeys.id(nodeKey(store.originals.values[original]!, text));
+        const node = store.nodeKeys.id(nodeKeyOf(key, store.originals.values[original]!));
         if (node === before) store.nodeText.push(textId);
         store.originalNode.push(node);
       }
@@ -361,7 +368,7 @@ export async function runDistributedCatalog(options: DistributedOptions, deps: C
     let candidatePairs: number | null = null;
     if (options.command === 'dedup' || options.command === 'report') {
       t0 = performance.now();
-      const nodes = catalogNodes(store, vectors);
+      const nodes = catalogNodes(deps.knowledge, store, vectors);
       const per = Math.max(1, options.shardNames ?? options.chunkRows);
       const shards = Math.ceil(nodes.count / per);
       shardCount = shards;
@@ -418,7 +425,7 @@ export async function runDistributedCatalog(options: DistributedOptions, deps: C
       progress.end(`${shards} shards, ${queryIds.length} query jobs, ${a.length} candidate pairs`);
       seconds.index = (performance.now() - t0) / 1000;
       t0 = performance.now();
-      const clustering = await clusterCatalog(nodes, {
+      const clustering = await clusterCatalog(deps.knowledge, nodes, {
         threshold,
         scorer: deps.scorer,
         precomputed: { a, b, cosine },
@@ -434,7 +441,7 @@ export async function runDistributedCatalog(options: DistributedOptions, deps: C
     let classification: Classification | null = null;
     if (options.command === 'classify' || options.command === 'report') {
       t0 = performance.now();
-      classification = await classifyCatalog(store, vectors, deps.headModelId, progress, options.signal);
+      classification = await classifyCatalog(deps.knowledge, store, vectors, deps.headModelId, progress, options.signal);
       seconds.classify = (performance.now() - t0) / 1000;
     }
     t0 = performance.now();

@@ -1,15 +1,15 @@
 import { basename, resolve } from 'node:path';
 import { clusterNodes, indexCandidates, nodeKey, nodeSet, allPairsCandidates, ANN_CROSSOVER_NODES, type CandidateEdges, type CandidateSource, type NodeSet } from '../dedup.js';
 import type { PairScorer } from '../match.js';
-import type { TextCleaner } from '../text/clean.js';
+import type { Knowledge } from '../knowledge/index.js';
+import { parseCleanedText, parseMenuText, type MenuText } from '../menu-text.js';
 import { predictCuisines } from '../classify.js';
 import { judgeNonFood } from '../nonfood.js';
-import { profileItem } from '../items.js';
 import { qualityScore, MAX_NOISE_EXAMPLES, MAX_TOP_CLUSTERS, type NoiseExample } from '../report.js';
 import { CatalogStore } from './catalog-store.js';
 import { EmbeddingStore } from './embedding-store.js';
 import { InputError, isRowError, readCatalogRows, type InputOptions } from './input.js';
-import { OutputFile, csvLine, npyHeader } from './output.js';
+import { ERROR_COLUMNS, OutputFile, csvLine, npyHeader } from './output.js';
 
 /**
  * A catalog run: a whole platform's or chain's items (100k, millions) through the same cleaning, embedding,
@@ -45,7 +45,8 @@ export interface TextEmbedder {
 
 export interface CatalogDeps {
   readonly embedder: TextEmbedder;
-  readonly cleaner: TextCleaner;
+  /** The food knowledge every stage reads (services.knowledge); its cleaner cleans the rows. */
+  readonly knowledge: Knowledge;
   /** The cross-encoder when loaded (services.matchScorer()). */
   readonly scorer: PairScorer | null;
   /** The encoder id the classifier heads were fitted for (services.modelId); null → knowledge base and cues only. */
@@ -107,7 +108,7 @@ export interface ReadCatalog {
 /** Stage clean: streams the input into a CatalogStore; bad rows go to PREFIX.errors.csv. */
 export async function readCatalog(
   input: Omit<InputOptions, 'onBytes'>,
-  cleaner: TextCleaner,
+  k: Knowledge,
   outPrefix: string,
   progress: StageProgress,
   signal?: AbortSignal,
@@ -115,7 +116,7 @@ export async function readCatalog(
 ): Promise<ReadCatalog> {
   const store = new CatalogStore();
   const errors = new OutputFile(`${outPrefix}.errors.csv`);
-  errors.write(csvLine(['row', 'line', 'error', 'excerpt']));
+  errors.write(csvLine(ERROR_COLUMNS));
   let errorCount = 0;
   progress.start('clean', input.path === '-' ? null : 0, input.path === '-' ? 'rows' : 'bytes');
   let lastBytes = 0;
@@ -136,12 +137,12 @@ export async function readCatalog(
       let original = store.originals.get(r.text);
       if (original === undefined) {
         original = store.originals.id(r.text);
-        const cleaned = cleaner.clean(r.text);
-        const text = store.texts.id(cleaned.text);
+        const read = parseMenuText(k, r.text);
+        const text = store.texts.id(read.text);
         store.originalText.push(text);
-        store.originalNoisy.push(cleaned.removed.length > 0 ? 1 : 0);
+        store.originalNoisy.push(read.removed.length > 0 ? 1 : 0);
         const before = store.nodeKeys.size;
-        const node = store.nodeKeys.id(nodeKey(r.text, cleaned.text));
+        const node = store.nodeKeys.id(nodeKey(read));
         if (node === before) store.nodeText.push(text);
         store.originalNode.push(node);
       }
@@ -183,17 +184,21 @@ export async function embedCatalog(
   return { embedded: missing.length, reused };
 }
 
-/** The names (nodes) of a catalog with their vectors read back from the store. */
-export function catalogNodes(store: CatalogStore, vectors: EmbeddingStore): NodeSet {
+/**
+ * The names (nodes) of a catalog with their vectors read back from the store. A node's text is read from its cleaned
+ * text (parseCleanedText): clustering reads only what cleaning made of a name, and the store keeps no row objects.
+ */
+export function catalogNodes(k: Knowledge, store: CatalogStore, vectors: EmbeddingStore): NodeSet {
   const n = store.nodeKeys.size;
   const dim = vectors.dim;
   const matrix = new Float32Array(n * dim);
   const slots = new Int32Array(n);
-  const text: string[] = new Array(n);
+  const text: MenuText[] = new Array(n);
   for (let i = 0; i < n; i++) {
-    text[i] = store.texts.values[store.nodeText.get(i)]!;
-    const slot = vectors.slotOf(text[i]!);
-    if (slot === undefined) throw new Error(`no stored vector for "${text[i]}"`);
+    const cleaned = store.texts.values[store.nodeText.get(i)]!;
+    text[i] = parseCleanedText(k, cleaned);
+    const slot = vectors.slotOf(cleaned);
+    if (slot === undefined) throw new Error(`no stored vector for "${cleaned}"`);
     slots[i] = slot;
   }
   for (let start = 0; start < n; start += READ_BLOCK) {
@@ -218,6 +223,7 @@ export interface Clustering {
 
 /** Stages index and cluster. */
 export async function clusterCatalog(
+  k: Knowledge,
   nodes: NodeSet,
   options: { threshold: number; scorer: PairScorer | null; mode?: CandidateMode; precomputed?: CandidateEdges; signal?: AbortSignal; progress: StageProgress; cacheDir: string; stored: number },
 ): Promise<Clustering> {
@@ -235,6 +241,7 @@ export async function clusterCatalog(
   progress.start('cluster', nodes.count, 'pairs');
   let judgeTotal = 0;
   const clustering = await clusterNodes(
+    k,
     nodes,
     { cosineThreshold: options.threshold, scorer: options.scorer, candidates: async () => candidates },
     {
@@ -312,6 +319,7 @@ export interface Classification {
 }
 
 export async function classifyCatalog(
+  k: Knowledge,
   store: CatalogStore,
   vectors: EmbeddingStore,
   headModelId: string | null,
@@ -332,13 +340,14 @@ export async function classifyCatalog(
     if (signal?.aborted) throw new CatalogInterrupted('classify', vectors.size, vectors.dir);
     const part = texts.slice(start, start + READ_BLOCK);
     vectors.read(part.map((t) => vectors.slotOf(t)!), block);
-    const labels = predictCuisines(headModelId, part, rowsOf(block, part.length));
-    part.forEach((t, k) => {
-      const p = profileItem(t);
-      cuisine[start + k] = labels[k]!.cuisine;
-      cuisineConfidence[start + k] = labels[k]!.confidence;
-      course[start + k] = p.course;
-      diet[start + k] = p.diet;
+    const read = part.map((t) => parseCleanedText(k, t));
+    const labels = predictCuisines(k, headModelId, read, rowsOf(block, part.length));
+    read.forEach((t, j) => {
+      const p = t.profile;
+      cuisine[start + j] = labels[j]!.cuisine;
+      cuisineConfidence[start + j] = labels[j]!.confidence;
+      course[start + j] = p.course;
+      diet[start + j] = p.diet;
     });
     progress.update(Math.min(texts.length, start + READ_BLOCK));
     await new Promise((resolve) => setImmediate(resolve));
@@ -347,15 +356,17 @@ export async function classifyCatalog(
   for (let start = 0; start < originals.length; start += READ_BLOCK) {
     if (signal?.aborted) throw new CatalogInterrupted('classify', vectors.size, vectors.dir);
     const end = Math.min(originals.length, start + READ_BLOCK);
-    const items: { original: string; cleaned: string }[] = [];
+    // The non-food rules read the original beside its cleaned text; the store keeps no row objects, so each original
+    // is read again here (the same reading the clean stage made: the knowledge's memo keeps the most recent ones).
+    const items: MenuText[] = [];
     const slots: number[] = [];
     for (let o = start; o < end; o++) {
-      const cleaned = texts[store.originalText.get(o)]!;
-      items.push({ original: originals[o]!, cleaned });
-      slots.push(vectors.slotOf(cleaned)!);
+      const item = parseMenuText(k, originals[o]!);
+      items.push(item);
+      slots.push(vectors.slotOf(texts[store.originalText.get(o)]!)!);
     }
     vectors.read(slots, block);
-    judgeNonFood(headModelId, items, rowsOf(block, items.length)).forEach((v, k) => (nonFood[start + k] = v.category ?? ''));
+    judgeNonFood(k, headModelId, items, rowsOf(block, items.length)).forEach((v, j) => (nonFood[start + j] = v.category ?? ''));
     progress.update(texts.length + end);
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -382,7 +393,7 @@ export async function runCatalog(options: CatalogOptions, deps: CatalogDeps): Pr
   if (options.input.path !== '-' && outputNames.includes(resolve(options.input.path))) {
     throw new InputError(`--out ${options.outPrefix} would overwrite the input ${options.input.path}`);
   }
-  const read = await timed('clean', () => readCatalog(options.input, deps.cleaner, options.outPrefix, progress, options.signal, cacheDir));
+  const read = await timed('clean', () => readCatalog(options.input, deps.knowledge, options.outPrefix, progress, options.signal, cacheDir));
   const vectors = EmbeddingStore.open(cacheDir, deps.embedder.id, deps.embedder.dim);
   const outputs: OutputFile[] = [read.errors];
   try {
@@ -394,8 +405,8 @@ export async function runCatalog(options: CatalogOptions, deps: CatalogDeps): Pr
     let clusters: RowClusters | null = null;
     let candidatePairs: number | null = null;
     if (options.command === 'dedup' || options.command === 'report') {
-      const nodes = await timed('index', async () => catalogNodes(store, vectors));
-      const clustering = await clusterCatalog(nodes, {
+      const nodes = await timed('index', async () => catalogNodes(deps.knowledge, store, vectors));
+      const clustering = await clusterCatalog(deps.knowledge, nodes, {
         threshold,
         scorer: deps.scorer,
         mode: options.candidates,
@@ -409,7 +420,7 @@ export async function runCatalog(options: CatalogOptions, deps: CatalogDeps): Pr
     }
     let classification: Classification | null = null;
     if (options.command === 'classify' || options.command === 'report') {
-      classification = await timed('classify', () => classifyCatalog(store, vectors, deps.headModelId, progress, options.signal));
+      classification = await timed('classify', () => classifyCatalog(deps.knowledge, store, vectors, deps.headModelId, progress, options.signal));
     }
     await timed('write', async () => {
       progress.start('write', store.rows, 'rows');

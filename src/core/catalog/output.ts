@@ -64,6 +64,9 @@ export function csvField(value: string | number | boolean | null | undefined): s
   return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** The columns of PREFIX.errors.csv: one line per unusable input row. */
+export const ERROR_COLUMNS = ['row', 'line', 'error', 'excerpt'] as const;
+
 export function csvLine(values: readonly (string | number | boolean | null | undefined)[]): string {
   return values.map(csvField).join(',') + '\n';
 }

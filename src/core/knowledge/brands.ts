@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { KNOWLEDGE_DIR } from '../paths.js';
 import { readTsv } from './tsv.js';
 import { nameKey } from './dishes.js';
 
@@ -14,7 +13,7 @@ export interface BrandLexicon {
 /** A prefix row matches a word that has at least this many letters after the prefix ("mcegg", not "mca"). */
 const PREFIX_REST = 3;
 
-export function loadBrands(dir: string = KNOWLEDGE_DIR): BrandLexicon {
+export function loadBrands(dir: string): BrandLexicon {
   const phrases = new Map<string, { words: string[]; brand: string }[]>();
   const prefixes: { prefix: string; brand: string }[] = [];
   const seen = new Map<string, number>();
@@ -38,10 +37,8 @@ export function loadBrands(dir: string = KNOWLEDGE_DIR): BrandLexicon {
   return { phrases, prefixes };
 }
 
-let shared: BrandLexicon | null = null;
-
 /** The brands a cleaned menu name names ("Chilli Guava Coke" → coca-cola; "BK Veg Pizza Puff" → burger-king). */
-export function brandsOf(text: string, lexicon: BrandLexicon = (shared ??= loadBrands())): Set<string> {
+export function brandsOf(lexicon: BrandLexicon, text: string): Set<string> {
   const words = nameKey(text).split(' ').filter(Boolean);
   const brands = new Set<string>();
   words.forEach((w, i) => {

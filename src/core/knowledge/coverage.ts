@@ -1,5 +1,3 @@
-import { clean } from '../text/clean.js';
-import { getKnowledge } from './index.js';
 import type { Knowledge } from './index.js';
 
 /**
@@ -42,15 +40,12 @@ export interface CoverageReport {
 export interface CoverageOptions {
   /** How many misses to list (default 50). */
   readonly top?: number;
-  /** The knowledge to measure (default: the checkout's). */
-  readonly knowledge?: Knowledge;
-  /** Text → dish name (default: clean(text).text). */
+  /** Text → dish name (default: the knowledge's cleaner). */
   readonly cleanName?: (text: string) => string;
 }
 
-export function measureCoverage(names: readonly string[], options: CoverageOptions = {}): CoverageReport {
-  const knowledge = options.knowledge ?? getKnowledge();
-  const cleanName = options.cleanName ?? ((text: string) => clean(text).text);
+export function measureCoverage(knowledge: Knowledge, names: readonly string[], options: CoverageOptions = {}): CoverageReport {
+  const cleanName = options.cleanName ?? ((text: string) => knowledge.cleaner.clean(text).text);
   const top = options.top ?? 50;
   let exact = 0;
   let fuzzy = 0;

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { KNOWLEDGE_DIR } from '../paths.js';
 import { COURSES, CUISINE_LABELS, PROTEINS, TAGS } from './dishes.js';
 import type { Course, Cuisine, Protein, Tag } from './dishes.js';
 import { readTsv } from './tsv.js';
@@ -9,9 +8,9 @@ import { readTsv } from './tsv.js';
  * They are the cheap, explainable layer under the models: match conflicts, dedup guards, cart filters and the
  * cuisine classifier's fallback all ask these first. Every answer carries the keywords that decided it.
  *
- * The four lexicons (knowledge/lexicon/{diet,protein,category,cuisine_cues}.tsv) are loaded once, lazily, into
- * word tries; a call tokenises the text once and walks the tries, so the cost is a few map lookups per word
- * whatever the lexicon size.
+ * The lexicons (knowledge/lexicon/{diet,protein,category,cuisine_cues,flavours}.tsv) are loaded once, with the
+ * knowledge base, into word tries; a call tokenises the text once and walks the tries, so the cost is a few map
+ * lookups per word whatever the lexicon size.
  */
 
 export interface Cue<T> {
@@ -61,8 +60,14 @@ export interface CueToken {
   readonly soft: boolean;
 }
 
-const SOFT_BOUNDARY_WORDS = new Set(['and', 'with', 'n', 'plus', 'or']);
-const DISH_BOUNDARY_WORDS = new Set(['with', 'plus']);
+/** The words that separate the parts of a name (lexicon/boundary_words.tsv), as the tokenizer reads them. */
+export interface TextBoundaries {
+  /** "and", "with", "n", "plus", "or": part boundaries that multi-word keywords may still span. */
+  readonly soft: ReadonlySet<string>;
+  /** "with", "plus": boundaries between two dishes (for cuisine). */
+  readonly dish: ReadonlySet<string>;
+}
+
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const LETTER_OR_MARK = /[\p{L}\p{M}]/u;
 const DIGIT = /\p{N}/u;
@@ -136,7 +141,7 @@ function singularsOf(word: string): string[] {
  * ("2crispy" → 2 crispy, "250ml" → 250 ml) so that counts and sizes never hide a food word.
  * One pass over the characters: this runs for every item of every request.
  */
-export function tokenizeMenuText(text: string): CueToken[] {
+export function tokenizeMenuText(text: string, boundaries: TextBoundaries): CueToken[] {
   const folded = foldMenuText(text);
   const tokens: CueToken[] = [];
   let seg = 0;
@@ -148,9 +153,9 @@ export function tokenizeMenuText(text: string): CueToken[] {
     if (wordStart < 0) return;
     const word = folded.slice(wordStart, end);
     wordStart = -1;
-    const soft = SOFT_BOUNDARY_WORDS.has(word);
+    const soft = boundaries.soft.has(word);
     if (soft && tokens.length > 0 && !pendingHardBreak) seg++;
-    if (DISH_BOUNDARY_WORDS.has(word) && tokens.length > 0 && !pendingHardBreak) dish++;
+    if (boundaries.dish.has(word) && tokens.length > 0 && !pendingHardBreak) dish++;
     tokens.push({ word, singulars: singularsOf(word), seg, dish, hardBreakBefore: pendingHardBreak, soft });
     pendingHardBreak = false;
   };
@@ -209,11 +214,11 @@ function newNode<V>(): TrieNode<V> {
  * so "7 Up", "Bird's Eye" and "पनीर" are stored exactly as a menu would be read. A keyword that folds to nothing,
  * spans a hard break or repeats another one is a knowledge error and throws with its file:line.
  */
-function buildTrie<V>(rows: readonly { keyword: string; value: V; where: string }[]): KeywordTrie<V> {
+function buildTrie<V>(rows: readonly { keyword: string; value: V; where: string }[], boundaries: TextBoundaries): KeywordTrie<V> {
   const root = newNode<V>();
   const seen = new Map<string, string>();
   for (const row of rows) {
-    const toks = tokenizeMenuText(row.keyword);
+    const toks = tokenizeMenuText(row.keyword, boundaries);
     if (toks.length === 0) throw new Error(`${row.where}: keyword "${row.keyword}" has no letters or digits`);
     if (toks.some((t) => t.hardBreakBefore)) throw new Error(`${row.where}: keyword "${row.keyword}" contains a part break`);
     const folded = toks.map((t) => t.word).join(' ');
@@ -272,6 +277,8 @@ export function matchKeywords<V>(trie: KeywordTrie<V>, tokens: readonly CueToken
 // Loading
 
 export interface CueLexicons {
+  /** How texts are split into words and parts before the tries are walked. */
+  readonly boundaries: TextBoundaries;
   readonly diet: KeywordTrie<DietClass>;
   readonly protein: KeywordTrie<ProteinEntry>;
   readonly course: KeywordTrie<Course>;
@@ -291,34 +298,36 @@ function loadLexicon<V>(
   path: string,
   header: readonly string[],
   parse: (cells: readonly string[], where: string) => V,
+  boundaries: TextBoundaries,
 ): KeywordTrie<V> {
   const rows = readTsv(path, header).map((row) => {
     const where = `${row.file}:${row.line}`;
     const keyword = row.cells[0] ?? '';
     return { keyword, value: parse(row.cells, where), where };
   });
-  return buildTrie(rows);
+  return buildTrie(rows, boundaries);
 }
 
 /**
  * Reads and validates the four cue lexicons. Throws with file:line on an unknown label, a duplicate keyword or a
  * bad header, so a broken knowledge edit fails the build (and start-up) instead of a request.
  */
-export function loadCueLexicons(dir: string = KNOWLEDGE_DIR): CueLexicons {
+export function loadCueLexicons(dir: string, boundaries: TextBoundaries): CueLexicons {
   const lex = join(dir, 'lexicon');
   const proteinValues: readonly ProteinEntry[] = [...PROTEINS, '-'];
   return {
+    boundaries,
     diet: loadLexicon(join(lex, 'diet.tsv'), ['keyword', 'diet', 'note'], (c, where) =>
-      parseEnum(c[1], DIET_CLASSES, 'diet', where)),
+      parseEnum(c[1], DIET_CLASSES, 'diet', where), boundaries),
     protein: loadLexicon(join(lex, 'protein.tsv'), ['keyword', 'protein', 'note'], (c, where) =>
-      parseEnum(c[1], proteinValues, 'protein', where)),
+      parseEnum(c[1], proteinValues, 'protein', where), boundaries),
     course: loadLexicon(join(lex, 'category.tsv'), ['keyword', 'course', 'note'], (c, where) =>
-      parseEnum(c[1], COURSES, 'course', where)),
+      parseEnum(c[1], COURSES, 'course', where), boundaries),
     cuisine: loadLexicon(join(lex, 'cuisine_cues.tsv'), ['keyword', 'cuisine', 'strength'], (c, where) => ({
       cuisine: parseEnum(c[1], CUISINE_LABELS, 'cuisine', where),
       strength: parseEnum(c[2], CUE_STRENGTHS, 'strength', where),
-    })),
-    flavour: loadFlavours(join(lex, 'flavours.tsv')),
+    }), boundaries),
+    flavour: loadFlavours(join(lex, 'flavours.tsv'), boundaries),
   };
 }
 
@@ -326,28 +335,20 @@ export function loadCueLexicons(dir: string = KNOWLEDGE_DIR): CueLexicons {
  * Rows of one keyword are merged into its tag list; the same keyword and tag twice is an error. Tag `-` is a stop
  * phrase: it consumes its words and adds nothing ("cottage cheese" is paneer, not cheesy).
  */
-function loadFlavours(path: string): KeywordTrie<readonly Tag[]> {
+function loadFlavours(path: string, boundaries: TextBoundaries): KeywordTrie<readonly Tag[]> {
   const byKeyword = new Map<string, { keyword: string; value: Tag[]; where: string }>();
   for (const row of readTsv(path, ['keyword', 'tag', 'note'])) {
     const where = `${row.file}:${row.line}`;
     const keyword = row.cells[0] ?? '';
     const tag = parseEnum(row.cells[1], [...TAGS, '-'] as const, 'tag', where);
-    const key = tokenizeMenuText(keyword).map((t) => t.word).join(' ');
+    const key = tokenizeMenuText(keyword, boundaries).map((t) => t.word).join(' ');
     const entry = byKeyword.get(key);
     if (entry && (tag === '-' || entry.value.length === 0)) throw new Error(`${where}: "${keyword}" is a stop phrase and a tagged keyword (see ${entry.where})`);
     if (!entry) byKeyword.set(key, { keyword, value: tag === '-' ? [] : [tag], where });
     else if (entry.value.includes(tag as Tag)) throw new Error(`${where}: "${keyword}" is already tagged ${tag} at ${entry.where}`);
     else entry.value.push(tag as Tag);
   }
-  return buildTrie([...byKeyword.values()]);
-}
-
-let cached: CueLexicons | undefined;
-
-/** The lexicons of the checkout's knowledge/ folder, loaded on first use. */
-export function cueLexicons(): CueLexicons {
-  cached ??= loadCueLexicons();
-  return cached;
+  return buildTrie([...byKeyword.values()], boundaries);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -455,8 +456,8 @@ function dietFromReading(r: DietReading): Cue<DietCue> {
  * pepperoni) give way to any veg marker in the same part or a veg stand-in before them ("Paneer Seekh");
  * "Drumstick Sambar" is the vegetable; "Chicken 65" and "Gobi 65" are decided by their first word.
  */
-export function dietOf(text: string): Cue<DietCue> {
-  return dietFromReading(readDiet(tokenizeMenuText(text), cueLexicons()));
+export function dietOf(lex: CueLexicons, text: string): Cue<DietCue> {
+  return dietFromReading(readDiet(tokenizeMenuText(text, lex.boundaries), lex));
 }
 
 /** What a text says about which diet twin it is, by the diet lexicon rather than by what is in it. */
@@ -472,9 +473,9 @@ export interface DietMarkers {
   readonly markerWords: readonly string[];
 }
 
-export function dietMarkers(text: string): DietMarkers {
-  const tokens = tokenizeMenuText(text);
-  const matches = matchKeywords(cueLexicons().diet, tokens);
+export function dietMarkers(lex: CueLexicons, text: string): DietMarkers {
+  const tokens = tokenizeMenuText(text, lex.boundaries);
+  const matches = matchKeywords(lex.diet, tokens);
   const spelledWithVeg = (keyword: string): boolean => keyword.split(' ').some((w) => w.startsWith('veg'));
   const markers = matches.filter((m) => (m.value === 'veg_marker' || m.value === 'non_veg') && spelledWithVeg(m.keyword));
   const marked = new Set(markers.flatMap((m) => Array.from({ length: m.end - m.start }, (_, k) => m.start + k)));
@@ -541,9 +542,8 @@ function proteinFromTokens(tokens: readonly CueToken[], lex: CueLexicons, diet: 
  * egg beats veg proteins ("Egg Chicken Roll" → chicken); several sea proteins → seafood. The resolution rules are
  * documented at the top of protein.tsv.
  */
-export function proteinOf(text: string): Cue<Protein | null> {
-  const lex = cueLexicons();
-  const tokens = tokenizeMenuText(text);
+export function proteinOf(lex: CueLexicons, text: string): Cue<Protein | null> {
+  const tokens = tokenizeMenuText(text, lex.boundaries);
   return proteinFromTokens(tokens, lex, readDiet(tokens, lex));
 }
 
@@ -585,8 +585,8 @@ function courseFromTokens(tokens: readonly CueToken[], lex: CueLexicons): Cue<Co
  * part decides ("Chicken Tikka" → side, "Chicken Tikka Masala" → main, "Chocolate Shake" → beverage, "Garlic Bread"
  * → side); a combo with a main in it is a main. With no course word at all the answer is main at confidence 0.3.
  */
-export function categoryOf(text: string): Cue<Course> {
-  return courseFromTokens(tokenizeMenuText(text), cueLexicons());
+export function categoryOf(lex: CueLexicons, text: string): Cue<Course> {
+  return courseFromTokens(tokenizeMenuText(text, lex.boundaries), lex);
 }
 
 function cuisineFromTokens(tokens: readonly CueToken[], lex: CueLexicons): Cue<Cuisine | null> {
@@ -610,8 +610,8 @@ function cuisineFromTokens(tokens: readonly CueToken[], lex: CueLexicons): Cue<C
  * names) beat weak ones (paneer, masala, tikka); among strong cues the last one of the first part wins because the
  * dish form comes last ("Tandoori Paneer Pizza" → Italian, "Schezwan Dosa" → South Indian).
  */
-export function cuisineCue(text: string): Cue<Cuisine | null> {
-  return cuisineFromTokens(tokenizeMenuText(text), cueLexicons());
+export function cuisineCue(lex: CueLexicons, text: string): Cue<Cuisine | null> {
+  return cuisineFromTokens(tokenizeMenuText(text, lex.boundaries), lex);
 }
 
 export interface MenuTextCues {
@@ -622,9 +622,8 @@ export interface MenuTextCues {
 }
 
 /** All four cues with one tokenisation, for callers that need them together (menu reports, cart suggestions). */
-export function menuTextCues(text: string): MenuTextCues {
-  const lex = cueLexicons();
-  const tokens = tokenizeMenuText(text);
+export function menuTextCues(lex: CueLexicons, text: string): MenuTextCues {
+  const tokens = tokenizeMenuText(text, lex.boundaries);
   const diet = readDiet(tokens, lex);
   return {
     diet: dietFromReading(diet),
@@ -642,8 +641,8 @@ export function menuTextCues(text: string): MenuTextCues {
  * "Schezwan Margherita" spicy, "Black Current Shake" fruity and a cold drink. Search adds them to the tags of the dish
  * the item resolves to, so an unresolved house name still answers "something fruity".
  */
-export function flavourTagsOf(text: string): readonly Tag[] {
+export function flavourTagsOf(lex: CueLexicons, text: string): readonly Tag[] {
   const found = new Set<Tag>();
-  for (const m of matchKeywords(cueLexicons().flavour, tokenizeMenuText(text))) for (const t of m.value) found.add(t);
+  for (const m of matchKeywords(lex.flavour, tokenizeMenuText(text, lex.boundaries))) for (const t of m.value) found.add(t);
   return [...found];
 }

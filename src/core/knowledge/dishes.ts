@@ -76,6 +76,8 @@ export interface Dish {
 }
 
 export const DISH_HEADER = ['name', 'cuisine', 'course', 'diet', 'protein', 'tags', 'aliases'] as const;
+/** Columns of hard_negatives.tsv. */
+export const HARD_NEGATIVES_HEADER = ['text_a', 'text_b', 'kind', 'note'] as const;
 
 /** Lower-case, accent-folded, punctuation-free key used for exact name lookups. */
 export function nameKey(text: string): string {

@@ -1,8 +1,6 @@
 import { join } from 'node:path';
-import { KNOWLEDGE_DIR } from '../paths.js';
 import { readTsv } from './tsv.js';
 import { foldAccents } from './translate.js';
-import { singular } from '../dish-words.js';
 
 /** A phrase of lexicon/search_equivalents.tsv, as folded words, with its group's token. */
 interface Phrase {
@@ -12,14 +10,19 @@ interface Phrase {
   readonly sameDish: boolean;
 }
 
-let byFirstWord: ReadonlyMap<string, readonly Phrase[]> | null = null;
-
-/** Lower-case, accents folded, plural folded: how both a query's and an item's words are compared. */
-export function foldWord(w: string): string {
-  return singular(foldAccents(w));
+/** The groups of lexicon/search_equivalents.tsv, indexed for reading a text's words. */
+export interface SearchEquivalents {
+  /** Phrases by their first folded word, longest first. */
+  readonly byFirstWord: ReadonlyMap<string, readonly Phrase[]>;
+  /** Folded word → the tokens of the groups one of whose names holds it. */
+  readonly groupsByWord: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Lower-case, accents folded, plural folded: how both a query's and an item's words are compared. */
+  foldWord(word: string): string;
 }
 
-export function loadSearchEquivalents(dir: string = KNOWLEDGE_DIR): ReadonlyMap<string, readonly Phrase[]> {
+/** `singular` folds a plural the way the word guards do (dish-words.ts). */
+export function loadSearchEquivalents(dir: string, singular: (word: string) => string): SearchEquivalents {
+  const foldWord = (w: string): string => singular(foldAccents(w));
   const map = new Map<string, Phrase[]>();
   const seen = new Map<string, number>();
   for (const row of readTsv(join(dir, 'lexicon', 'search_equivalents.tsv'), ['words', 'scope', 'note'])) {
@@ -41,28 +44,33 @@ export function loadSearchEquivalents(dir: string = KNOWLEDGE_DIR): ReadonlyMap<
   }
   // Longest phrase first, so "nimbu pani" is read before "nimbu".
   for (const list of map.values()) list.sort((a, b) => b.words.length - a.words.length);
-  return map;
+  const groupsByWord = new Map<string, Set<string>>();
+  for (const list of map.values()) for (const p of list) for (const w of p.words) {
+    const set = groupsByWord.get(w) ?? new Set<string>();
+    set.add(p.token);
+    groupsByWord.set(w, set);
+  }
+  return { byFirstWord: map, groupsByWord, foldWord };
 }
 
 /** The phrases of any group that start at word `i` of folded `words`, longest first. */
-function phrasesAt(words: readonly string[], i: number): Phrase[] {
-  byFirstWord ??= loadSearchEquivalents();
-  return (byFirstWord.get(words[i]!) ?? []).filter((p) => p.words.every((w, k) => words[i + k] === w));
+function phrasesAt(eq: SearchEquivalents, words: readonly string[], i: number): Phrase[] {
+  return (eq.byFirstWord.get(words[i]!) ?? []).filter((p) => p.words.every((w, k) => words[i + k] === w));
 }
 
-function phraseAt(words: readonly string[], i: number, sameDishOnly = false): Phrase | null {
-  return phrasesAt(words, i).find((p) => !sameDishOnly || p.sameDish) ?? null;
+function phraseAt(eq: SearchEquivalents, words: readonly string[], i: number, sameDishOnly = false): Phrase | null {
+  return phrasesAt(eq, words, i).find((p) => !sameDishOnly || p.sameDish) ?? null;
 }
 
 /**
  * A query's content words with each phrase of a group replaced by the group's token (opaque: "≡" and the group's
  * line): ["minced", "chicken", "pizza"] → [<keema group>, "chicken", "pizza"]. Words outside every group stay as they are.
  */
-export function equivalenceTerms(words: readonly string[], sameDishOnly = false): string[] {
-  const folded = words.map(foldWord);
+export function equivalenceTerms(eq: SearchEquivalents, words: readonly string[], sameDishOnly = false): string[] {
+  const folded = words.map(eq.foldWord);
   const out: string[] = [];
   for (let i = 0; i < folded.length; ) {
-    const p = phraseAt(folded, i, sameDishOnly);
+    const p = phraseAt(eq, folded, i, sameDishOnly);
     if (p) {
       out.push(p.token);
       i += p.words.length;
@@ -75,17 +83,17 @@ export function equivalenceTerms(words: readonly string[], sameDishOnly = false)
 }
 
 /** The tokens of every group whose phrase an item's words hold ("Paneer Dim Sums Steamed": the dumpling group's). */
-export function equivalenceTokens(words: readonly string[]): string[] {
-  const folded = words.map(foldWord);
-  return folded.flatMap((_, i) => phrasesAt(folded, i).map((p) => p.token));
+export function equivalenceTokens(eq: SearchEquivalents, words: readonly string[]): string[] {
+  const folded = words.map(eq.foldWord);
+  return folded.flatMap((_, i) => phrasesAt(eq, folded, i).map((p) => p.token));
 }
 
 /** The word positions of the multi-word phrases of any group in `words` ("instant noodles", "flattened rice"). */
-export function equivalencePhrasePositions(words: readonly string[]): Set<number> {
-  const folded = words.map(foldWord);
+export function equivalencePhrasePositions(eq: SearchEquivalents, words: readonly string[]): Set<number> {
+  const folded = words.map(eq.foldWord);
   const out = new Set<number>();
   for (let i = 0; i < folded.length; i++) {
-    const p = phraseAt(folded, i);
+    const p = phraseAt(eq, folded, i);
     if (p && p.words.length > 1) for (let k = 0; k < p.words.length; k++) out.add(i + k);
   }
   return out;
@@ -96,26 +104,15 @@ export function equivalencePhrasePositions(words: readonly string[]): Set<number
  * "chicken momo" get one key. Other words are kept as the key had them; the words are sorted, since the order of a
  * name's words rarely makes another dish ("Veg Dim Sums Steamed" / "Veg Steamed Momos").
  */
-export function sameDishKey(key: string): string {
-  return equivalenceTerms(key.split(' ').filter(Boolean), true).sort().join(' ');
+export function sameDishKey(eq: SearchEquivalents, key: string): string {
+  return equivalenceTerms(eq, key.split(' ').filter(Boolean), true).sort().join(' ');
 }
-
-let groupsByWord: Map<string, Set<string>> | null = null;
 
 /**
  * Whether two words belong to one group, alone or as a word of one of its names: "roll" (of "kathi roll") and "wrap"
  * are akin, so a Chicken Roll and a Chicken Wrap are not two forms of a dish.
  */
-export function akinWords(a: string, b: string): boolean {
-  if (!groupsByWord) {
-    byFirstWord ??= loadSearchEquivalents();
-    groupsByWord = new Map();
-    for (const list of byFirstWord.values()) for (const p of list) for (const w of p.words) {
-      const set = groupsByWord.get(w) ?? new Set<string>();
-      set.add(p.token);
-      groupsByWord.set(w, set);
-    }
-  }
-  const ga = groupsByWord.get(foldWord(a)), gb = groupsByWord.get(foldWord(b));
+export function akinWords(eq: SearchEquivalents, a: string, b: string): boolean {
+  const ga = eq.groupsByWord.get(eq.foldWord(a)), gb = eq.groupsByWord.get(eq.foldWord(b));
   return !!ga && !!gb && [...ga].some((t) => gb.has(t));
 }

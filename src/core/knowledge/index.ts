@@ -1,56 +1,177 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { KNOWLEDGE_DIR } from '../paths.js';
 import { loadCueLexicons } from './cues.js';
-import { CUISINE_LABELS, loadDishBook, nameKey } from './dishes.js';
+import type { CueLexicons } from './cues.js';
+import { CUISINE_LABELS, HARD_NEGATIVES_HEADER, loadDishBook, nameKey } from './dishes.js';
 import type { Cuisine, DishBook } from './dishes.js';
-import { buildDishLookup, loadLookupLexicons } from './lookup.js';
+import { buildDishLookup, loadLookupLexicons, lookupWords } from './lookup.js';
 import type { DishLookup, DishMatch } from './lookup.js';
-import { alignDevanagariAlias, hasDevanagari } from './transliterate.js';
+import { alignDevanagariAlias, hasDevanagari, SoundKeys } from './transliterate.js';
 import { readList, readTsv } from './tsv.js';
 import { loadSearchEquivalents } from './equivalents.js';
+import type { SearchEquivalents } from './equivalents.js';
 import { loadBrands } from './brands.js';
+import type { BrandLexicon } from './brands.js';
+import { loadTranslations } from './translate.js';
+import type { TranslationTable } from './translate.js';
+import { loadConcepts } from './concepts.js';
+import type { Concept } from './concepts.js';
+import { loadWordLexicons, WORD_LIST_FILES } from './words.js';
+import type { WordLexicons } from './words.js';
+import { loadCleaningLexicon, TextCleaner } from '../text/clean.js';
+import type { CleaningLexicon } from '../text/clean.js';
+import { loadSizeWords, singular } from '../dish-words.js';
+import { comboPattern, loadFormWords, loadVariantSwaps } from '../variants.js';
+import { loadDefiningWords } from '../defining-words.js';
+import type { DefiningWordLexicon } from '../defining-words.js';
+import { compileServingPatterns } from '../servings.js';
+import type { ServingPatterns } from '../servings.js';
 
 export { CUISINE_FAMILIES, CUISINE_LABELS, COURSES, cuisineAffinity, DIETS, PROTEINS, TAGS, loadDishBook, nameKey } from './dishes.js';
 export type { Course, Cuisine, Diet, Dish, DishBook, Protein, Tag } from './dishes.js';
 export { buildDishLookup, guardSignature, loadLookupLexicons, splitCombo, FUZZY_FLOOR } from './lookup.js';
 export type { ComboMatch, DishLookup, DishMatch, LookupLexicons, TokenCue } from './lookup.js';
 
-/** The food knowledge the service runs on: the dish book and the lookups over it, loaded together. */
+/**
+ * The food knowledge the service runs on, loaded once from a knowledge folder and frozen: the dish book and the lookups
+ * over it, the cue lexicons, the cleaning lexicon and cleaner, the search equivalents, brands, translations,
+ * Devanagari tables, concepts, variant swaps, form words, defining words and the word lists of the rules. Whoever
+ * needs knowledge is handed this object (Services creates one; tests and the eval create their own); nothing in
+ * src/core loads knowledge on its own.
+ *
+ * The costly tables (the fuzzy index, the Devanagari dictionary, the cleaning vocabulary, the defining words) are
+ * built on first use, or all at once by prepare().
+ */
 export interface Knowledge {
   readonly dir: string;
   readonly book: DishBook;
   readonly lookup: DishLookup;
   /** Shorthand for lookup.resolveDish. */
   resolveDish(text: string): DishMatch | null;
-  /** Wall-clock milliseconds the load took (files and validation; with `prepare`, every lookup table too). */
+  /** Diet, protein, course, cuisine and flavour lexicons, with the words that split a text into parts. */
+  readonly cues: CueLexicons;
+  /** The word lists of lexicon/ the rules read (words.ts). */
+  readonly words: WordLexicons;
+  readonly equivalents: SearchEquivalents;
+  readonly brands: BrandLexicon;
+  readonly translations: TranslationTable;
+  readonly concepts: readonly Concept[];
+  /** lexicon/form_words.txt. */
+  readonly formWords: ReadonlySet<string>;
+  /** Word swaps that make another dish, learned from the hard negatives. */
+  readonly variantSwaps: ReadonlySet<string>;
+  /** The one-word entries of lexicon/sizes.txt. */
+  readonly sizeWords: ReadonlySet<string>;
+  /** The name keys of lexicon/menu_words.txt: generic menu words. */
+  readonly menuWords: ReadonlySet<string>;
+  /** A combo by its own words (lexicon/combo_words.tsv: "+", combo, meal, a chain's meal letters). */
+  readonly comboPattern: RegExp;
+  /** The serving patterns (lexicon/serving_words.tsv, number_words.tsv). */
+  readonly servings: ServingPatterns;
+  /** The cleaning vocabularies (built on first use). */
+  readonly cleaning: CleaningLexicon;
+  /** The menu-text cleaner over `cleaning` and the word lists (built on first use). */
+  readonly cleaner: TextCleaner;
+  /** The dish-defining words of the word guards (built on first use). */
+  readonly definingWords: DefiningWordLexicon;
+  /** A word's singular as the word guards fold it (lexicon/plural_exceptions.tsv's keep_final_s words keep their s). */
+  singular(word: string): string;
+  /**
+   * What is read from a text, kept across requests in a bounded LRU: `make()` runs once per (kind, text) while the
+   * entry stays. Results are pure functions of the text and this knowledge (menu texts and their readings, the word
+   * sets of a dish's names).
+   */
+  memo<T>(kind: string, text: string, make: () => T): T;
+  /** Builds every table that is otherwise built on first use. */
+  prepare(): void;
+  /** Wall-clock milliseconds the load took (files and validation; with `prepare`, every table too). */
   readonly loadMs: number;
+}
+
+/** Entries a knowledge's text memo keeps (each a menu text's reading or a small table). */
+const MEMO_ENTRIES = 50_000;
+
+/** A value computed on first read, then kept. */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  let made = false;
+  return () => {
+    if (!made) {
+      value = make();
+      made = true;
+    }
+    return value as T;
+  };
 }
 
 /**
  * Loads and validates a knowledge folder (throws with file:line on the first invalid row). Exact lookups are ready
- * at once; the fuzzy and token tables are built on first use, or now with `prepare: true`.
+ * at once; the costly tables are built on first use, or now with `prepare: true`.
  */
 export function loadKnowledge(dir: string = KNOWLEDGE_DIR, options: { prepare?: boolean } = {}): Knowledge {
   const started = performance.now();
+  const words = loadWordLexicons(dir);
   const book = loadDishBook(dir);
-  const lookup = buildDishLookup(book, () => loadLookupLexicons(dir));
-  if (options.prepare) lookup.prepare();
-  return {
+  const lookup = buildDishLookup(book, () => loadLookupLexicons(dir), lookupWords(words));
+  const keepFinalS = words.keepFinalS;
+  const singularOf = (word: string): string => singular(word, keepFinalS);
+  const cues = loadCueLexicons(dir, { soft: new Set(words.boundaries.soft), dish: new Set(words.boundaries.dish) });
+  const cleaning = once(() => loadCleaningLexicon(dir, book, { functionWords: words.devanagariFunctionWords, dictionary: lookup.devanagari }));
+  const cleaner = once(() => new TextCleaner(cleaning(), words));
+  const memo = new LRUCache<string, { readonly value: unknown }>({ max: MEMO_ENTRIES });
+  // Variant swaps and defining words are read through the knowledge's own word rules, so they are made from it.
+  const variantSwaps = once(() => loadVariantSwaps(dir, knowledge));
+  const definingWords = once(() => loadDefiningWords(dir, knowledge));
+  const knowledge: { -readonly [K in keyof Knowledge]: Knowledge[K] } = {
     dir,
     book,
     lookup,
-    resolveDish: (text) => lookup.resolveDish(text),
-    loadMs: performance.now() - started,
+    resolveDish: (text: string) => lookup.resolveDish(text),
+    cues,
+    words,
+    equivalents: loadSearchEquivalents(dir, singularOf),
+    brands: loadBrands(dir),
+    translations: loadTranslations(dir),
+    concepts: loadConcepts(dir),
+    formWords: loadFormWords(dir),
+    get variantSwaps() {
+      return variantSwaps();
+    },
+    sizeWords: loadSizeWords(dir),
+    menuWords: new Set(readList(join(dir, 'lexicon', 'menu_words.txt')).map(nameKey)),
+    comboPattern: comboPattern(words),
+    servings: compileServingPatterns(words),
+    get cleaning() {
+      return cleaning();
+    },
+    get cleaner() {
+      return cleaner();
+    },
+    get definingWords() {
+      return definingWords();
+    },
+    singular: singularOf,
+    memo<T>(kind: string, text: string, make: () => T): T {
+      const key = `${kind}\u0000${text}`;
+      const hit = memo.get(key);
+      if (hit !== undefined) return hit.value as T;
+      const value = make();
+      memo.set(key, { value });
+      return value;
+    },
+    prepare() {
+      lookup.prepare();
+      void cleaner();
+      void variantSwaps();
+      void definingWords();
+    },
+    loadMs: 0,
   };
-}
-
-let shared: Knowledge | null = null;
-
-/** The checkout's knowledge base, loaded on first use and then shared by every caller in the process. */
-export function getKnowledge(): Knowledge {
-  shared ??= loadKnowledge();
-  return shared;
+  if (options.prepare) knowledge.prepare();
+  knowledge.loadMs = performance.now() - started;
+  return Object.freeze(knowledge);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -126,12 +247,13 @@ export function validateKnowledge(dir: string = KNOWLEDGE_DIR): KnowledgeReport 
   // likely on the wrong row); words that are translations (नींबू चाय for Lemon Tea) are reported, not errors.
   let devanagariAliases = 0;
   const partlyTranslatedAliases: string[] = [];
+  const soundKeys = new SoundKeys(knowledge.words.devanagariFunctionWords);
   for (const d of book.dishes) {
     const latinNames = [d.name, ...d.aliases.filter((a) => !hasDevanagari(a))];
     for (const alias of d.aliases) {
       if (!hasDevanagari(alias)) continue;
       devanagariAliases++;
-      const { pairs } = alignDevanagariAlias(alias, latinNames);
+      const { pairs } = alignDevanagariAlias(alias, latinNames, soundKeys);
       const devaPairs = pairs.filter((p) => hasDevanagari(p.deva));
       const aligned = devaPairs.filter((p) => p.latin !== null).length;
       if (aligned === 0) {
@@ -145,7 +267,7 @@ export function validateKnowledge(dir: string = KNOWLEDGE_DIR): KnowledgeReport 
   // Hard negatives: both texts present, and never the same dish.
   let hardNegatives = 0;
   try {
-    for (const row of readTsv(join(dir, 'hard_negatives.tsv'), ['text_a', 'text_b', 'kind', 'note'])) {
+    for (const row of readTsv(join(dir, 'hard_negatives.tsv'), HARD_NEGATIVES_HEADER)) {
       hardNegatives++;
       const where = `knowledge/hard_negatives.tsv:${row.line}`;
       const [a, b, kind] = row.cells;
@@ -196,11 +318,8 @@ export function validateKnowledge(dir: string = KNOWLEDGE_DIR): KnowledgeReport 
       problems.push(`knowledge/lexicon/${f}: ${(err as Error).message}`);
     }
   }
-  try {
-    loadCueLexicons(dir);
-  } catch (err) {
-    problems.push((err as Error).message);
-  }
+  // The word lists of the rules were validated by the load (kinds, duplicates, case, phrases, patterns).
+  for (const spec of WORD_LIST_FILES) lexicons[spec.file] = knowledge.words.counts[spec.file] ?? 0;
   const tsvFiles: [string, string[]][] = [
     ['misspellings.tsv', ['wrong', 'right']],
     ['diet.tsv', ['keyword', 'diet', 'note']],
@@ -210,12 +329,12 @@ export function validateKnowledge(dir: string = KNOWLEDGE_DIR): KnowledgeReport 
     ['translations.tsv', ['word', 'english']],
   ];
   try {
-    lexicons['search_equivalents.tsv'] = new Set([...loadSearchEquivalents(dir).values()].flat().map((p) => p.token)).size;
+    lexicons['search_equivalents.tsv'] = new Set([...knowledge.equivalents.byFirstWord.values()].flat().map((p) => p.token)).size;
   } catch (err) {
     problems.push((err as Error).message);
   }
   try {
-    const brands = loadBrands(dir);
+    const brands = knowledge.brands;
     lexicons['brands.tsv'] = [...brands.phrases.values()].flat().length + brands.prefixes.length;
   } catch (err) {
     problems.push((err as Error).message);

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import { KNOWLEDGE_DIR } from '../paths.js';
-import { nameKey } from './dishes.js';
+import { HARD_NEGATIVES_HEADER, nameKey } from './dishes.js';
 import type { Course, Cuisine, Diet, Dish, DishBook, Protein } from './dishes.js';
 import { buildDevanagariDictionary, hasDevanagari, transliterateDevanagari } from './transliterate.js';
 import { readTsv } from './tsv.js';
+import { literalAlternatives, type WordLexicons } from './words.js';
 
 /**
  * Name → dish lookups over the knowledge base.
@@ -91,42 +91,46 @@ export interface LookupLexicons {
   readonly hardNegatives: readonly (readonly [string, string])[];
 }
 
-/** Words that add nothing to which dish a name is (dropped on both sides before comparing word bags). */
-const FILLER_WORDS = new Set([
-  'special', 'spl', 'spcl', 'classic', 'signature', 'house', 'homemade', 'homestyle', 'style', 'styled', 'authentic',
-  'traditional', 'famous', 'original', 'premium', 'delicious', 'tasty', 'yummy', 'freshly', 'the', 'a',
-  'an', 'of', 'with', 'and', 'in', 'on', 'n', 'da', 'ka', 'ki', 'ke', 'wala', 'wali', 'wale', 'made',
-  // Chain prefixes and the junior size: "BK Veggie Burger" is a veggie burger, "Whopper Jr" a whopper.
-  'bk', 'kfc', 'mcd', 'dominos', 'jr', 'junior', 'each',
-  // Size words and their menu abbreviations ("Med Fries"); cleaning strips most sizes, these slip through.
-  'med', 'medium', 'reg', 'regular', 'lrg', 'large', 'small', 'sml',
-]);
-/** Count words that, followed by "pieces", give a portion rather than a dish ("Chicken Wings Fifteen Pieces"). */
-const COUNT_WORDS = new Set([
-  'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'fifteen',
-  'twenty', 'single', 'double',
-]);
-const PIECE_WORDS = new Set(['piece', 'pieces', 'pc', 'pcs', 'nos', 'slice', 'slices']);
-/**
- * Phrases that say how a dish is prepared for a guest, which crust or patty it has, or an add-on slice, not which
- * dish it is; removed before fuzzy matching ("Shahi Paneer No Onion No Garlic" is Shahi Paneer, "Farmhouse Thin and
- * Crispy" and "Cheese Burst Farmhouse" are Farmhouse Pizza). Exact names are looked up first, so a dish whose name
- * holds such a phrase (Cheese Burst Pizza) still resolves to itself.
- */
-const MODIFIER_PHRASES: readonly (readonly string[])[] = [
-  ['no', 'onion', 'no', 'garlic'], ['no', 'onion', 'and', 'no', 'garlic'], ['no', 'onion', 'and', 'garlic'],
-  ['no', 'onion', 'garlic'], ['without', 'onion', 'and', 'garlic'], ['without', 'onion', 'garlic'],
-  ['without', 'onion'], ['without', 'garlic'], ['no', 'onion'], ['no', 'garlic'], ['jain'],
-  ['thin', 'and', 'crispy'], ['thin', 'n', 'crispy'], ['thin', 'crust'], ['hand', 'tossed'], ['fresh', 'pan'],
-  ['cheese', 'burst'], ['cheese', 'volcano'], ['stuffed', 'crust'],
-  ['double', 'patty'], ['single', 'patty'], ['with', 'cheese', 'slice'], ['with', 'double', 'cheese', 'slice'],
-  ['with', 'extra', 'cheese', 'slice'],
-];
-const COMBO_SEPARATOR = /[+,;]|\s&\s|\bwith\b|\bcombo\b|\bmeal\b|\bthali\b/i;
-/** Words that end a combo's name without being a dish ("Whopper Combo", "Zinger Burger Meal"). */
-const COMBO_WORDS = new Set(['combo', 'meal', 'combos', 'meals', 'box', 'deal']);
-/** Words ending in s whose singular is a different dish word (fries ≠ fry): never folded. */
-const NOT_PLURALS = new Set(['fries', 'chips', 'greens', 'oats', 'nuts']);
+/** The word lists name lookups read (lexicon/filler_words.tsv, number_words.tsv, piece_words.txt,
+ * preparation_phrases.txt, combo_words.tsv, plural_exceptions.tsv), compiled once. */
+export interface LookupWords {
+  /** Words that add nothing to which dish a name is (dropped on both sides before comparing word bags). */
+  readonly filler: ReadonlySet<string>;
+  /** Count words that, followed by a piece word, give a portion rather than a dish ("Chicken Wings Fifteen Pieces"). */
+  readonly countWords: ReadonlySet<string>;
+  readonly pieceWords: ReadonlySet<string>;
+  /**
+   * Phrases that say how a dish is prepared for a guest, which crust or patty it has, or an add-on slice, not which
+   * dish it is; removed before fuzzy matching, in order.
+   */
+  readonly preparationPhrases: readonly (readonly string[])[];
+  /** A text a part separator or combo word marks as a combo: its parts are read by resolveCombo. */
+  readonly comboSeparator: RegExp;
+  /** Where a combo splits into its parts. */
+  readonly comboSplit: RegExp;
+  /** Words that end a combo's name without being a dish ("Whopper Combo", "Zinger Burger Meal"). */
+  readonly comboTail: ReadonlySet<string>;
+  /** Words ending in s whose singular is a different dish word (fries ≠ fry): never folded. */
+  readonly notPlural: ReadonlySet<string>;
+  /** Devanagari function words (lexicon/devanagari_function_words.tsv), for transliteration. */
+  readonly devanagariFunctionWords: ReadonlyMap<string, string>;
+}
+
+export function lookupWords(words: WordLexicons): LookupWords {
+  const wordsOf = (list: readonly string[]): string => list.map((w) => `\\b${literalAlternatives([w])}\\b`).join('|');
+  return {
+    filler: words.lookupFiller,
+    countWords: new Set(words.numbers.pieceCount.keys()),
+    pieceWords: words.pieceWords,
+    preparationPhrases: words.preparationPhrases,
+    comboSeparator: new RegExp(`[+,;]|\\s&\\s|${wordsOf(words.combo.separator)}`, 'i'),
+    comboSplit: new RegExp(`\\s*(?:\\+|,|;|\\s&\\s|\\s(?:${literalAlternatives(words.combo.joiner)})\\s)\\s*`, 'i'),
+    comboTail: words.combo.tail,
+    notPlural: words.notPlural,
+    devanagariFunctionWords: words.devanagariFunctionWords,
+  };
+}
+
 /** Diet classes of diet.tsv that say what is (or is not) in the dish, as opposed to incidental veg ingredients. */
 const GUARD_DIET_CLASSES = new Set(['non_veg', 'non_veg_default', 'egg', 'egg_free', 'veg_marker', 'veg_substitute']);
 
@@ -141,7 +145,7 @@ export const FUZZY_FLOOR = 0.7;
 const MAX_VARIANTS = 16;
 
 /** Reads the lexicons fuzzy matching needs (misspellings, protein/diet words, hard negatives). */
-export function loadLookupLexicons(dir: string = KNOWLEDGE_DIR): LookupLexicons {
+export function loadLookupLexicons(dir: string): LookupLexicons {
   const lex = join(dir, 'lexicon');
   const misspellings = new Map<string, string>();
   for (const row of readTsv(join(lex, 'misspellings.tsv'), ['wrong', 'right'])) {
@@ -184,7 +188,7 @@ export function loadLookupLexicons(dir: string = KNOWLEDGE_DIR): LookupLexicons 
     get hardNegatives(): readonly (readonly [string, string])[] {
       if (hardNegatives === null) {
         hardNegatives = [];
-        for (const row of readTsv(join(dir, 'hard_negatives.tsv'), ['text_a', 'text_b', 'kind', 'note'])) {
+        for (const row of readTsv(join(dir, 'hard_negatives.tsv'), HARD_NEGATIVES_HEADER)) {
           const [a, b] = row.cells;
           if (a && b) hardNegatives.push([nameKey(a), nameKey(b)]);
         }
@@ -259,13 +263,13 @@ function differingWords(a: readonly string[], b: readonly string[]): [string, st
   return editDistance(pair[0], pair[1], max) <= max ? (pair[0] < pair[1] ? pair : [pair[1], pair[0]]) : null;
 }
 
-function stripModifiers(words: string[]): string[] {
+function stripModifiers(words: string[], lw: LookupWords): string[] {
   // Piece words after the first word, and the count before them, are a portion ("Wings Fifteen Pieces", "Slice").
-  let out = words.filter((w, i) => !(i > 0 && PIECE_WORDS.has(w))
-    && !((COUNT_WORDS.has(w) || /^\d+$/.test(w)) && PIECE_WORDS.has(words[i + 1] ?? '')));
+  let out = words.filter((w, i) => !(i > 0 && lw.pieceWords.has(w))
+    && !((lw.countWords.has(w) || /^\d+$/.test(w)) && lw.pieceWords.has(words[i + 1] ?? '')));
   // A "bucket" of biryani is a party portion of that biryani (a chicken bucket, on the other hand, is a dish).
   if (out.includes('biryani') && out.includes('bucket')) out = out.filter((w) => w !== 'bucket');
-  for (const phrase of MODIFIER_PHRASES) {
+  for (const phrase of lw.preparationPhrases) {
     for (let i = out.indexOf(phrase[0]!); i >= 0 && i + phrase.length <= out.length; i = out.indexOf(phrase[0]!, i + 1)) {
       if (phrase.every((w, k) => out[i + k] === w)) {
         out = [...out.slice(0, i), ...out.slice(i + phrase.length)];
@@ -276,8 +280,8 @@ function stripModifiers(words: string[]): string[] {
   return out;
 }
 
-function bagOf(words: readonly string[]): string {
-  return words.filter((w) => !FILLER_WORDS.has(w)).sort().join(' ');
+function bagOf(words: readonly string[], filler: ReadonlySet<string>): string {
+  return words.filter((w) => !filler.has(w)).sort().join(' ');
 }
 
 function tokenCue(ids: readonly number[], dishes: readonly Dish[]): TokenCue {
@@ -318,7 +322,7 @@ class FuzzyIndex {
   private forbiddenCache: Map<string, Set<number>> | null = null;
   private droppedCache: Map<string, KeyInfo[]> | null = null;
 
-  constructor(private readonly book: DishBook, readonly lex: LookupLexicons) {
+  constructor(private readonly book: DishBook, readonly lex: LookupLexicons, readonly lw: LookupWords) {
     // How many keys use each word (after the misspelling fold): known words, and which spelling is commoner.
     const split: string[][] = [];
     for (const key of book.byKey.keys()) {
@@ -334,7 +338,7 @@ class FuzzyIndex {
       const raw = split[k++]!;
       if (hasDevanagari(key)) continue;
       const words = this.foldWords(raw);
-      const info: KeyInfo = { ids, words, bag: bagOf(words), guard: guardSignature(words, lex.guards) };
+      const info: KeyInfo = { ids, words, bag: bagOf(words, lw.filler), guard: guardSignature(words, lex.guards) };
       this.infos.push(info);
       const list = this.byBag.get(info.bag);
       if (list) list.push(info);
@@ -377,7 +381,7 @@ class FuzzyIndex {
   }
 
   private singular(word: string): string {
-    if (word.length < 4 || !word.endsWith('s') || word.endsWith('ss') || word.endsWith('us') || NOT_PLURALS.has(word)) return word;
+    if (word.length < 4 || !word.endsWith('s') || word.endsWith('ss') || word.endsWith('us') || this.lw.notPlural.has(word)) return word;
     const candidates = word.endsWith('ies')
       ? [`${word.slice(0, -3)}y`, word.slice(0, -1)]
       : word.endsWith('es') ? [word.slice(0, -1), word.slice(0, -2)] : [word.slice(0, -1)];
@@ -453,7 +457,7 @@ class FuzzyIndex {
       for (const word of info.words) {
         const common = variants.get(word);
         if (common === undefined) continue;
-        const swapped = this.byBag.get(bagOf(info.words.map((w) => (w === word ? common : w))));
+        const swapped = this.byBag.get(bagOf(info.words.map((w) => (w === word ? common : w)), this.lw.filler));
         if (swapped?.some((s) => !s.ids.some((id) => info.ids.includes(id)))) variants.delete(word);
       }
     }
@@ -533,8 +537,8 @@ class FuzzyIndex {
       forbidden.set(bag, set);
     };
     for (const [a, b] of this.lex.hardNegatives) {
-      forbid(bagOf(this.foldWords(a.split(' '))), this.idsOf(b));
-      forbid(bagOf(this.foldWords(b.split(' '))), this.idsOf(a));
+      forbid(bagOf(this.foldWords(a.split(' ')), this.lw.filler), this.idsOf(b));
+      forbid(bagOf(this.foldWords(b.split(' ')), this.lw.filler), this.idsOf(a));
     }
     this.forbiddenCache = forbidden;
     return forbidden;
@@ -544,7 +548,7 @@ class FuzzyIndex {
   private idsOf(key: string): readonly number[] {
     const exact = this.book.byKey.get(key);
     if (exact) return exact;
-    const infos = this.byBag.get(bagOf(this.foldWords(key.split(' '))));
+    const infos = this.byBag.get(bagOf(this.foldWords(key.split(' ')), this.lw.filler));
     return infos ? [...new Set(infos.flatMap((i) => i.ids))] : [];
   }
 }
@@ -558,7 +562,11 @@ class Lookup implements DishLookup {
   private fuzzyIndex: FuzzyIndex | null = null;
   private devanagariCache: Map<string, string> | null = null;
 
-  constructor(private readonly book: DishBook, private readonly lexicons: LookupLexicons | (() => LookupLexicons)) {
+  constructor(
+    private readonly book: DishBook,
+    private readonly lexicons: LookupLexicons | (() => LookupLexicons),
+    private readonly lw: LookupWords,
+  ) {
     this.dishes = book.dishes;
     this.byKey = book.byKey;
   }
@@ -598,8 +606,12 @@ class Lookup implements DishLookup {
   }
 
   get devanagari(): ReadonlyMap<string, string> {
-    this.devanagariCache ??= buildDevanagariDictionary(this.dishes);
+    this.devanagariCache ??= buildDevanagariDictionary(this.dishes, this.lw.devanagariFunctionWords);
     return this.devanagariCache;
+  }
+
+  private devanagariTables(): { functionWords: ReadonlyMap<string, string>; dictionary: ReadonlyMap<string, string> } {
+    return { functionWords: this.lw.devanagariFunctionWords, dictionary: this.devanagari };
   }
 
   prepare(): void {
@@ -614,7 +626,7 @@ class Lookup implements DishLookup {
     const key = nameKey(text);
     if (!key) return null;
     // Part separators mark a combo: its parts are read by resolveCombo, never guessed at from the whole.
-    const combo = COMBO_SEPARATOR.test(text);
+    const combo = this.lw.comboSeparator.test(text);
     const memoKey = combo ? `+${key}` : key;
     const memo = this.memo.get(memoKey);
     if (memo !== undefined) return memo;
@@ -626,7 +638,7 @@ class Lookup implements DishLookup {
   resolveCombo(text: string): ComboMatch | null {
     const whole = this.resolveDish(text);
     if (whole) return { parts: [whole], names: [text], main: whole, complete: true };
-    const names = splitCombo(text);
+    const names = splitCombo(text, this.lw);
     if (names.length === 0) return null;
     const parts = names.map((n) => this.resolveDish(n));
     const resolved = parts.filter((p) => p !== null).length;
@@ -637,14 +649,14 @@ class Lookup implements DishLookup {
   dishCandidates(text: string): readonly Dish[] {
     const key = nameKey(text);
     let ids = this.byKey.get(key);
-    if (!ids && hasDevanagari(key)) ids = this.byKey.get(nameKey(transliterateDevanagari(key, this.devanagari)));
+    if (!ids && hasDevanagari(key)) ids = this.byKey.get(nameKey(transliterateDevanagari(key, this.devanagariTables())));
     return (ids ?? []).map((id) => this.dishes[id]!);
   }
 
   private index(): FuzzyIndex {
     if (!this.fuzzyIndex) {
       const lex = typeof this.lexicons === 'function' ? this.lexicons() : this.lexicons;
-      this.fuzzyIndex = new FuzzyIndex(this.book, lex);
+      this.fuzzyIndex = new FuzzyIndex(this.book, lex, this.lw);
     }
     return this.fuzzyIndex;
   }
@@ -653,7 +665,7 @@ class Lookup implements DishLookup {
     const exact = this.byKey.get(key);
     if (exact) return exact.length === 1 ? { dish: this.dishes[exact[0]!]!, how: 'exact', score: 1 } : null;
     if (hasDevanagari(key)) {
-      const latin = nameKey(transliterateDevanagari(key, this.devanagari));
+      const latin = nameKey(transliterateDevanagari(key, this.devanagariTables()));
       if (!latin || hasDevanagari(latin)) return null;
       // A transliteration that lands on a dish name is as good as an exact hit: the dictionary is our own data.
       const viaLatin = this.byKey.get(latin);
@@ -679,10 +691,10 @@ class Lookup implements DishLookup {
 
   private fuzzy(key: string, combo: boolean): DishMatch | null {
     const index = this.index();
-    const words = stripModifiers(index.foldWords(key.split(' ')));
-    const content = words.filter((w) => !FILLER_WORDS.has(w));
+    const words = stripModifiers(index.foldWords(key.split(' ')), this.lw);
+    const content = words.filter((w) => !this.lw.filler.has(w));
     if (content.length === 0) return null;
-    const forbidden = index.forbidden.get(bagOf(words));
+    const forbidden = index.forbidden.get(bagOf(words, this.lw.filler));
 
     // Step 2: the same words in any order, fillers, plurals and listed misspellings folded.
     const same = this.matchBag(words, guardSignature(words, index.lex.guards), forbidden);
@@ -719,7 +731,7 @@ class Lookup implements DishLookup {
         if (variant.length > 1 && optional.has(variant[i]!) && !tryBag([...variant.slice(0, i), ...variant.slice(i + 1)])) return null;
       }
       // The key may carry one optional word the name lacks: look its bag up among keys with that word dropped.
-      for (const info of index.withOneOptionalDropped.get(bagOf(variant)) ?? []) {
+      for (const info of index.withOneOptionalDropped.get(bagOf(variant, this.lw.filler)) ?? []) {
         if (info.guard !== guard) continue;
         if (info.ids.length > 1) return null;
         if (!forbidden?.has(info.ids[0]!)) loose.add(info.ids[0]!);
@@ -754,7 +766,7 @@ class Lookup implements DishLookup {
 
   /** The one dish whose bag equals the words' bag with the same guard signature; 'ambiguous' when several. */
   private matchBag(words: readonly string[], guard: string, forbidden: ReadonlySet<number> | undefined): number | 'ambiguous' | null {
-    const infos = this.index().byBag.get(bagOf(words));
+    const infos = this.index().byBag.get(bagOf(words, this.lw.filler));
     if (!infos) return null;
     const ids = new Set<number>();
     for (const info of infos) {
@@ -815,15 +827,15 @@ class Lookup implements DishLookup {
  * The parts of a combo name: "Veg Whopper + Fries" → [Veg Whopper, Fries]; "Zinger Burger Meal" → [Zinger Burger];
  * "Samosa With Chole And Chutney" → [Samosa, Chole, Chutney]. An empty list when the text has no parts to split.
  */
-export function splitCombo(text: string): string[] {
+export function splitCombo(text: string, lw: LookupWords): string[] {
   const parts = text
-    .split(/\s*(?:\+|,|;|\s&\s|\s(?:and|with|n)\s)\s*/i)
+    .split(lw.comboSplit)
     .map((p) => {
       const words = p.trim().split(/\s+/).filter(Boolean);
-      while (words.length > 1 && COMBO_WORDS.has(words[words.length - 1]!.toLowerCase())) words.pop();
+      while (words.length > 1 && lw.comboTail.has(words[words.length - 1]!.toLowerCase())) words.pop();
       return words.join(' ');
     })
-    .filter((p) => p !== '' && !COMBO_WORDS.has(p.toLowerCase()));
+    .filter((p) => p !== '' && !lw.comboTail.has(p.toLowerCase()));
   if (parts.length === 0) return [];
   if (parts.length === 1 && nameKey(parts[0]!) === nameKey(text)) return [];
   return parts;
@@ -833,6 +845,6 @@ export function splitCombo(text: string): string[] {
  * Builds the lookups over a loaded dish book (see the module comment for how names resolve). `lexicons` may be a
  * function: it is then called only when fuzzy matching is first needed.
  */
-export function buildDishLookup(book: DishBook, lexicons: LookupLexicons | (() => LookupLexicons)): DishLookup {
-  return new Lookup(book, lexicons);
+export function buildDishLookup(book: DishBook, lexicons: LookupLexicons | (() => LookupLexicons), words: LookupWords): DishLookup {
+  return new Lookup(book, lexicons, words);
 }

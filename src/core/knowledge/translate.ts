@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { KNOWLEDGE_DIR } from '../paths.js';
 import { readTsv } from './tsv.js';
 
 /** Lower-case with accents folded ("Crème" → "creme"): how other-language words are compared. */
@@ -7,9 +6,10 @@ export function foldAccents(s: string): string {
   return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 }
 
-let table: { words: string[]; english: string }[] | null = null;
+/** lexicon/translations.tsv: other-language phrases as folded words with their English menu word, longest first. */
+export type TranslationTable = readonly { readonly words: readonly string[]; readonly english: string }[];
 
-function load(dir: string = KNOWLEDGE_DIR): { words: string[]; english: string }[] {
+export function loadTranslations(dir: string): TranslationTable {
   return readTsv(join(dir, 'lexicon', 'translations.tsv'), ['word', 'english'])
     .map((r) => ({ words: foldAccents(r.cells[0]!).split(/[\s']+/).filter(Boolean), english: r.cells[1]! }))
     .sort((a, b) => b.words.length - a.words.length);
@@ -20,8 +20,7 @@ function load(dir: string = KNOWLEDGE_DIR): { words: string[]; english: string }
  * longest phrases first: "Pollo a la Parrilla" → "chicken grilled", "anda curry" → "egg curry". Returns the text
  * unchanged when it has none. Used for what is embedded, so cross-lingual queries and pairs meet in one space.
  */
-export function toEnglishFoodWords(text: string): string {
-  table ??= load();
+export function toEnglishFoodWords(table: TranslationTable, text: string): string {
   const words = foldAccents(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
   const out: string[] = [];
   let changed = false;

@@ -110,12 +110,12 @@ function parseWord(word: string): Syllable[] {
   return out;
 }
 
-/** Function words of dish names ("माँ की दाल", "घर का खाना"), spelled the way menus print them. */
-const FUNCTION_WORDS: Record<string, string> = { 'की': 'ki', 'का': 'ka', 'के': 'ke', 'और': 'aur', 'वाली': 'wali', 'वाला': 'wala', 'वाले': 'wale' };
-
-/** Rule-based transliteration of one Devanagari word. */
-export function transliterateWord(word: string): string {
-  const fixed = FUNCTION_WORDS[word.normalize('NFC')];
+/**
+ * Rule-based transliteration of one Devanagari word. `functionWords` (lexicon/devanagari_function_words.tsv) spells
+ * the function words of dish names ("की" ki, "वाली" wali) the way menus print them, before the rules.
+ */
+export function transliterateWord(word: string, functionWords: ReadonlyMap<string, string>): string {
+  const fixed = functionWords.get(word.normalize('NFC'));
   if (fixed !== undefined) return fixed;
   const syl = parseWord(word);
   const letters = syl.filter((s) => s.other === null);
@@ -190,12 +190,16 @@ export function transliterateWord(word: string): string {
   return out;
 }
 
-/**
- * Transliterates every Devanagari word of `text`; other characters pass through. `dictionary` maps a Devanagari
- * word to the menu's Latin spelling (see buildDevanagariDictionary) and wins over the rules.
- */
-export function transliterateDevanagari(text: string, dictionary?: ReadonlyMap<string, string>): string {
-  return text.replace(/[\u0900-\u0963\u0966-\u097F]+/g, (word) => dictionary?.get(word.normalize('NFC')) ?? transliterateWord(word));
+/** The tables Devanagari is read with: function words (lexicon) and, once learned, the menu-spelling dictionary. */
+export interface DevanagariTables {
+  readonly functionWords: ReadonlyMap<string, string>;
+  /** Devanagari word → the menu's Latin spelling (see buildDevanagariDictionary); wins over the rules. */
+  readonly dictionary?: ReadonlyMap<string, string>;
+}
+
+/** Transliterates every Devanagari word of `text`; other characters pass through. */
+export function transliterateDevanagari(text: string, tables: DevanagariTables): string {
+  return text.replace(/[\u0900-\u0963\u0966-\u097F]+/g, (word) => tables.dictionary?.get(word.normalize('NFC')) ?? transliterateWord(word, tables.functionWords));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -257,8 +261,8 @@ function keysAlike(a: string, b: string): boolean {
  * or differ by one letter when the keys are at least four long and start alike (parantha / पराठा), or by a last
  * letter when three long (pulao / पुलाव). Translations (नींबू / lemon, डबल / white) never pass.
  */
-export function soundsLike(deva: string, latin: string): boolean {
-  return keysAlike(soundKey(transliterateWord(deva)), soundKey(latin));
+export function soundsLike(deva: string, latin: string, functionWords: ReadonlyMap<string, string>): boolean {
+  return keysAlike(soundKey(transliterateWord(deva, functionWords)), soundKey(latin));
 }
 
 export interface WordAlignment {
@@ -272,16 +276,24 @@ function latinWords(name: string): string[] {
   return name.toLowerCase().split(/[\s\-/,&()]+/).filter(Boolean);
 }
 
-/** Sound keys are pure functions of the word; the knowledge base repeats words a lot, so cache them. */
-const soundKeyCache = new Map<string, string>();
-function cachedKey(word: string, deva: boolean): string {
-  const cacheKey = deva ? word : `\u0000${word}`;
-  let key = soundKeyCache.get(cacheKey);
-  if (key === undefined) {
-    key = soundKey(deva ? transliterateWord(word) : word);
-    if (soundKeyCache.size < 200_000) soundKeyCache.set(cacheKey, key);
+/**
+ * Sound keys of the words of one alignment run, memoised: they are pure functions of the word, and the knowledge
+ * base repeats words a lot. One is made per dictionary build (or per alignment when none is passed).
+ */
+export class SoundKeys {
+  private readonly keys = new Map<string, string>();
+
+  constructor(private readonly functionWords: ReadonlyMap<string, string>) {}
+
+  of(word: string, deva: boolean): string {
+    const cacheKey = deva ? word : `\u0000${word}`;
+    let key = this.keys.get(cacheKey);
+    if (key === undefined) {
+      key = soundKey(deva ? transliterateWord(word, this.functionWords) : word);
+      this.keys.set(cacheKey, key);
+    }
+    return key;
   }
-  return key;
 }
 
 /**
@@ -290,16 +302,16 @@ function cachedKey(word: string, deva: boolean): string {
  * written as one (सोलकढ़ी ↔ sol kadhi), only when they sound alike. Among the Latin names the one aligning the
  * most words wins (first listed on ties, so the canonical name goes first).
  */
-export function alignDevanagariAlias(alias: string, latinNames: readonly string[]): WordAlignment {
+export function alignDevanagariAlias(alias: string, latinNames: readonly string[], keys: SoundKeys): WordAlignment {
   const deva = alias.normalize('NFC').split(/\s+/).filter(Boolean);
-  const devaKeys = deva.map((d) => (hasDevanagari(d) ? cachedKey(d, true) : ''));
+  const devaKeys = deva.map((d) => (hasDevanagari(d) ? keys.of(d, true) : ''));
   const n = deva.length;
   let best: { matched: number; pairs: (string | null)[]; latinName: string } | null = null;
   for (const name of latinNames) {
     const lat = latinWords(name);
     const m = lat.length;
-    const latKeys = lat.map((w) => cachedKey(w, false));
-    const joinedKeys = lat.slice(0, -1).map((w, j) => cachedKey(w + lat[j + 1]!, false));
+    const latKeys = lat.map((w) => keys.of(w, false));
+    const joinedKeys = lat.slice(0, -1).map((w, j) => keys.of(w + lat[j + 1]!, false));
     // score[i][j]: most aligned words using deva[i..] and lat[j..]; move[i][j]: the step that achieves it.
     const score: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
     const move: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
@@ -360,14 +372,18 @@ export function alignDevanagariAlias(alias: string, latinNames: readonly string[
  * name's words count double, so पनीर learns "paneer" even though "panner" is also listed. Words that are
  * translations rather than romanisations (नींबू in "नींबू चाय" for Lemon Tea) learn nothing.
  */
-export function buildDevanagariDictionary(entries: Iterable<{ name: string; aliases: readonly string[] }>): Map<string, string> {
+export function buildDevanagariDictionary(
+  entries: Iterable<{ name: string; aliases: readonly string[] }>,
+  functionWords: ReadonlyMap<string, string>,
+): Map<string, string> {
+  const keys = new SoundKeys(functionWords);
   const votes = new Map<string, Map<string, number>>();
   for (const e of entries) {
     const devaAliases = e.aliases.filter(hasDevanagari);
     if (devaAliases.length === 0) continue;
     const latinNames = [e.name, ...e.aliases.filter((a) => !hasDevanagari(a))];
     for (const alias of devaAliases) {
-      const { pairs, latinName } = alignDevanagariAlias(alias, latinNames);
+      const { pairs, latinName } = alignDevanagariAlias(alias, latinNames, keys);
       const weight = latinName === e.name ? 2 : 1;
       for (const { deva, latin } of pairs) {
         if (latin === null || !/^[a-z]+( [a-z]+)?$/.test(latin)) continue;

@@ -1,9 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import { join } from 'node:path';
-import { KNOWLEDGE_DIR } from '../paths.js';
 import { readList, readTsv } from '../knowledge/tsv.js';
-import { getKnowledge, loadKnowledge } from '../knowledge/index.js';
-import { hasDevanagari, transliterateDevanagari } from '../knowledge/transliterate.js';
+import type { DishBook } from '../knowledge/dishes.js';
+import { hasDevanagari, transliterateDevanagari, type DevanagariTables } from '../knowledge/transliterate.js';
+import { literalAlternatives, type WordLexicons } from '../knowledge/words.js';
 
 export type NoiseKind = 'price' | 'size' | 'promo' | 'emoji' | 'decoration';
 
@@ -33,8 +33,8 @@ export interface CleaningLexicon {
   readonly misspellings: ReadonlyMap<string, string>;
   /** Lower-case words that are never "corrected": every word of the dish names and aliases plus menu_words.txt. */
   readonly vocabulary: ReadonlySet<string>;
-  /** Devanagari word → menu spelling, learned from the dishes' Devanagari aliases. */
-  readonly devanagari: ReadonlyMap<string, string>;
+  /** Devanagari function words and the word → menu spelling dictionary learned from the dishes' Devanagari aliases. */
+  readonly devanagari: DevanagariTables;
   /**
    * Listed misspellings that a dish name spells on purpose, by the misspelling: the lower-case words of each name
    * ("mtn" → [["mtn", "dew"]]). Inside such a name the word is not folded: the fold would say something the dish is
@@ -43,8 +43,11 @@ export interface CleaningLexicon {
   readonly keptSpellings: ReadonlyMap<string, readonly (readonly string[])[]>;
 }
 
-/** Reads the cleaning vocabularies from the knowledge base (the one source of truth for food words). */
-export function loadCleaningLexicon(dir: string = KNOWLEDGE_DIR): CleaningLexicon {
+/**
+ * Reads the cleaning vocabularies from the knowledge base (the one source of truth for food words): its lexicon files,
+ * the words of `book`'s dish names and aliases, and the Devanagari `devanagari` tables.
+ */
+export function loadCleaningLexicon(dir: string, book: DishBook, devanagari: DevanagariTables): CleaningLexicon {
   const lex = join(dir, 'lexicon');
   const misspellings = new Map<string, string>();
   for (const row of readTsv(join(lex, 'misspellings.tsv'), ['wrong', 'right'])) {
@@ -56,9 +59,6 @@ export function loadCleaningLexicon(dir: string = KNOWLEDGE_DIR): CleaningLexico
   const addWords = (text: string): void => {
     for (const w of text.toLowerCase().split(/[^a-z0-9]+/)) if (w.length > 1) vocabulary.add(w);
   };
-  // The checkout's knowledge is loaded once per process and shared with the lookups; other folders (tests) load their own.
-  const knowledge = dir === KNOWLEDGE_DIR ? getKnowledge() : loadKnowledge(dir);
-  const book = knowledge.book;
   for (const dish of book.dishes) {
     addWords(dish.name);
     for (const a of dish.aliases) addWords(a);
@@ -92,7 +92,7 @@ export function loadCleaningLexicon(dir: string = KNOWLEDGE_DIR): CleaningLexico
     sizes: readList(join(lex, 'sizes.txt')).map((p) => p.toLowerCase()),
     misspellings,
     vocabulary,
-    devanagari: knowledge.lookup.devanagari,
+    devanagari,
     keptSpellings,
   };
 }
@@ -123,53 +123,52 @@ const PRICE_RES: readonly RegExp[] = [
   new RegExp(`${WB_START}\\d[\\d,]*(?:\\.\\d+)?\\s*/-`, 'gu'),
   /@\s*\d[\d,]*(?:\.\d+)?/gu,
 ];
-const PROMO_PATTERN_RES: readonly RegExp[] = [
-  new RegExp(`${WB_START}(?:save\\s+)?(?:up\\s*to\\s+|flat\\s+)?\\d+(?:\\.\\d+)?\\s*%\\s*(?:off|discount|cashback)?${WB_END}`, 'giu'),
-  new RegExp(`${WB_START}(?:save|flat)\\s+(?:up\\s*to\\s+)?${CURRENCY}\\s*\\d[\\d,]*(?:\\.\\d+)?(?:\\s*off)?`, 'giu'),
-  new RegExp(`${WB_START}buy\\s*(?:\\d+|one|two)\\s*get\\s*(?:\\d+|one|two)(?:\\s*free)?${WB_END}`, 'giu'),
-  new RegExp(`${WB_START}(?:free\\s+delivery|free\\s+(?:coke|pepsi|drink|dessert)\\s+inside)${WB_END}`, 'giu'),
-  // "Choco Lava Cake Multipack (3+1)": a bracketed buy-N-get-M offer.
-  /[([]\s*\d+\s*\+\s*\d+\s*(?:free)?\s*[)\]]/giu,
-];
-/** A pack word after a quantity belongs to the quantity ("Diet Coke 300ml Can", "Pepsi 475ml Pet"). */
-const CONTAINER_AFTER_QUANTITY = '(?:\\s+(?:can|tin|bottle|pet|jar|glass|cup|packet|pouch|tetra\\s*pack))?';
+/** The promo patterns; the free items of "Free Coke inside" are the lexicon's (cleaning_words.tsv). */
+function promoPatternRes(words: WordLexicons): RegExp[] {
+  return [
+    new RegExp(`${WB_START}(?:save\\s+)?(?:up\\s*to\\s+|flat\\s+)?\\d+(?:\\.\\d+)?\\s*%\\s*(?:off|discount|cashback)?${WB_END}`, 'giu'),
+    new RegExp(`${WB_START}(?:save|flat)\\s+(?:up\\s*to\\s+)?${CURRENCY}\\s*\\d[\\d,]*(?:\\.\\d+)?(?:\\s*off)?`, 'giu'),
+    new RegExp(`${WB_START}buy\\s*(?:\\d+|one|two)\\s*get\\s*(?:\\d+|one|two)(?:\\s*free)?${WB_END}`, 'giu'),
+    new RegExp(`${WB_START}(?:free\\s+delivery|free\\s+(?:${literalAlternatives(words.cleaning.freeItem)})\\s+inside)${WB_END}`, 'giu'),
+    // "Choco Lava Cake Multipack (3+1)": a bracketed buy-N-get-M offer.
+    /[([]\s*\d+\s*\+\s*\d+\s*(?:free)?\s*[)\]]/giu,
+  ];
+}
 const UNIT = '(?:ml|l|ltr|ltrs|litre|litres|liter|liters|cl|oz|fl\\.?\\s?oz|g|gm|gms|gr|gram|grams|grm|grms|kg|kgs|lb|lbs|pcs?|pieces?|nos?|units?|slices?|scoops?|inch|inches|cm|pax|plates?|portions?|cups?|glass(?:es)?|bottles?|cans?)';
-const SIZE_PATTERN_RES: readonly RegExp[] = [
-  new RegExp(`${WB_START}serv(?:es?|ings?)\\s*[:-]?\\s*\\d+(?:\\s*(?:-|to)\\s*\\d+)?(?:\\s*(?:people|persons?|pax|guests?|cups?|plates?|portions?))?${WB_END}`, 'giu'),
-  new RegExp(`${WB_START}(?:feeds|for)\\s+\\d+(?:\\s*(?:-|to)\\s*\\d+)?\\s*(?:people|persons?|pax|guests?)${WB_END}`, 'giu'),
-  new RegExp(`${WB_START}(?:pack|box|set|tub|tray|bag|jar|carton)\\s+of\\s+\\d+${WB_END}`, 'giu'),
-  // "Party for 2 (Veg)", "Hut Treat Meal for 4 - Non Veg", "Platter for 4-Peri Peri Dip": a head count before an edge.
-  new RegExp(`${WB_START}for\\s+\\d{1,2}(?:\\s*(?:-|to)\\s*\\d{1,2})?(?=\\s*(?:$|[)\\]}\\-–—:|,+(&]|(?:with|non|veg)(?![\\p{L}])))`, 'giu'),
-  new RegExp(`${WB_START}(?:\\d+\\s*/\\s*\\d+|\\d+(?:\\.\\d+)?(?:\\s*(?:-|to)\\s*\\d+(?:\\.\\d+)?)?)\\s*${UNIT}${WB_END}${CONTAINER_AFTER_QUANTITY}`, 'giu'),
-  // Nutrition facts printed in the name: "[55g Protein]", "(Protein-25g)", "[284 Kcal]".
-  new RegExp(`${WB_START}\\d+(?:\\.\\d+)?\\s*(?:g|gm|gms|grams?)?\\s*(?:-\\s*)?(?:protein|carbs?|carbohydrates?|fats?|fib(?:re|er)|sugars?)${WB_END}`, 'giu'),
-  new RegExp(`${WB_START}(?:protein|carbs?|fats?)\\s*[-:]?\\s*\\d+(?:\\.\\d+)?\\s*(?:g|gm|gms|grams?)${WB_END}`, 'giu'),
-  new RegExp(`${WB_START}\\d+(?:\\.\\d+)?\\s*(?:kcal|kcals|cal|cals|calories)${WB_END}`, 'giu'),
-  new RegExp(`${WB_START}(?:x\\s*\\d+|\\d+\\s*x)${WB_END}`, 'giu'),
-  // Inches as pizza menus print them: 9", 12'', 12''', 8″.
-  new RegExp(`${WB_START}\\d+(?:\\.\\d+)?\\s*(?:"|''+|″|”)`, 'gu'),
-];
+/** The size patterns; the words of packs and containers are the lexicon's (cleaning_words.tsv). */
+function sizePatternRes(words: WordLexicons): RegExp[] {
+  /** A pack word after a quantity belongs to the quantity ("Diet Coke 300ml Can", "Pepsi 475ml Pet"). */
+  const containerAfterQuantity = `(?:\\s+(?:${literalAlternatives(words.cleaning.container, '\\s*')}))?`;
+  return [
+    new RegExp(`${WB_START}serv(?:es?|ings?)\\s*[:-]?\\s*\\d+(?:\\s*(?:-|to)\\s*\\d+)?(?:\\s*(?:people|persons?|pax|guests?|cups?|plates?|portions?))?${WB_END}`, 'giu'),
+    new RegExp(`${WB_START}(?:feeds|for)\\s+\\d+(?:\\s*(?:-|to)\\s*\\d+)?\\s*(?:people|persons?|pax|guests?)${WB_END}`, 'giu'),
+    new RegExp(`${WB_START}(?:${literalAlternatives(words.cleaning.pack)})\\s+of\\s+\\d+${WB_END}`, 'giu'),
+    // "Party for 2 (Veg)", "Hut Treat Meal for 4 - Non Veg", "Platter for 4-Peri Peri Dip": a head count before an edge.
+    new RegExp(`${WB_START}for\\s+\\d{1,2}(?:\\s*(?:-|to)\\s*\\d{1,2})?(?=\\s*(?:$|[)\\]}\\-–—:|,+(&]|(?:with|non|veg)(?![\\p{L}])))`, 'giu'),
+    new RegExp(`${WB_START}(?:\\d+\\s*/\\s*\\d+|\\d+(?:\\.\\d+)?(?:\\s*(?:-|to)\\s*\\d+(?:\\.\\d+)?)?)\\s*${UNIT}${WB_END}${containerAfterQuantity}`, 'giu'),
+    // Nutrition facts printed in the name: "[55g Protein]", "(Protein-25g)", "[284 Kcal]".
+    new RegExp(`${WB_START}\\d+(?:\\.\\d+)?\\s*(?:g|gm|gms|grams?)?\\s*(?:-\\s*)?(?:protein|carbs?|carbohydrates?|fats?|fib(?:re|er)|sugars?)${WB_END}`, 'giu'),
+    new RegExp(`${WB_START}(?:protein|carbs?|fats?)\\s*[-:]?\\s*\\d+(?:\\.\\d+)?\\s*(?:g|gm|gms|grams?)${WB_END}`, 'giu'),
+    new RegExp(`${WB_START}\\d+(?:\\.\\d+)?\\s*(?:kcal|kcals|cal|cals|calories)${WB_END}`, 'giu'),
+    new RegExp(`${WB_START}(?:x\\s*\\d+|\\d+\\s*x)${WB_END}`, 'giu'),
+    // Inches as pizza menus print them: 9", 12'', 12''', 8″.
+    new RegExp(`${WB_START}\\d+(?:\\.\\d+)?\\s*(?:"|''+|″|”)`, 'gu'),
+  ];
+}
 /** A count spelled out before a piece unit: "Crunchy Chicken Nuggets (Six Pcs)". */
-const WORD_COUNT_RE = new RegExp(`${WB_START}(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)\\s+(?:pcs?|pieces?|nos?)${WB_END}`, 'giu');
-/** Portion words that are part of real dish names when they lead ("Full English Breakfast", "Half Fry"). */
-const EDGE_ONLY_SIZES = new Set(['half', 'full', 'quarter', 'single', 'personal', 'mini']);
-/**
- * A leading "Half"/"Quarter" is a portion ("Half Chicken Biryani") unless these words follow and make it a name
- * ("Half Fry", "Half Boiled Egg", "Half & Half", "Half Moon"). A leading "Full" is left alone: it starts too many
- * names ("Full English Breakfast", "Full Meals", "Full Monty", "Full Cream Milk").
- */
-const LEADING_PORTION_NAME_WORDS = new Set(['fry', 'fried', 'boil', 'boiled', 'moon', 'and', 'n', '&', 'tea', 'chai']);
-/** Promo words that are ordinary words inside names ("New York Cheesecake"): stripped only at an edge or in CAPS. */
-const EDGE_ONLY_PROMO = new Set([
-  'new', 'offer', 'sale', 'popular', 'trending', 'exclusive', 'signature', 'discounted', 'free', 'seasonal',
-  'high protein',
-]);
-/** "Free" after these words is a diet claim that names the dish ("Sugar Free Lassi", "Gluten Free Brownie"). */
-const FREE_FROM_RE = /(?:sugar|gluten|guilt|fat|dairy|oil|lactose|cholesterol|maida|egg|nut|caffeine|preservative|msg|soy|cruelty|onion|garlic)[\s-]*$/iu;
+function wordCountRe(words: WordLexicons): RegExp {
+  return new RegExp(`${WB_START}(?:${literalAlternatives([...words.numbers.spelledCount.keys()])})\\s+(?:pcs?|pieces?|nos?)${WB_END}`, 'giu');
+}
+/** "Free" after one of the lexicon's free_from words is a diet claim that names the dish ("Sugar Free Lassi"). */
+function freeFromRe(words: WordLexicons): RegExp {
+  return new RegExp(`(?:${literalAlternatives(words.cleaning.freeFrom)})[\\s-]*$`, 'iu');
+}
 /** A bracket that holds only a free-item offer: "[FREE Choco Lava Cake]". */
 const FREE_ITEM_BRACKET_RE = /[([]\s*free\s[^)\]]*[)\]]/giu;
 /** Size letters and bare counts that mean a portion when bracketed: "Fries (M)", "Latte (R)", "Kerala Paratha (2)". */
-const BRACKETED_SIZE_RE = /[([]\s*(?:s|m|l|r|reg|regular|med|medium|lg|lrg|large|sm|small|xl|xxl|\d{1,2})\s*\.?\s*[)\]]/giu;
+function bracketedSizeRe(words: WordLexicons): RegExp {
+  return new RegExp(`[([]\\s*(?:${literalAlternatives(words.cleaning.bracketedSize)}|\\d{1,2})\\s*\\.?\\s*[)\\]]`, 'giu');
+}
 /** A lone bracketed letter is a menu's own marker ("Badusha 1kg [o]", "Paneer Roll (V)"), never a dish word. */
 const BRACKETED_MARK_RE = /[([]\s*\p{L}\s*[)\]]/gu;
 /**
@@ -177,16 +176,9 @@ const BRACKETED_MARK_RE = /[([]\s*\p{L}\s*[)\]]/gu;
  * "Burger+Fries(M)+2Coke". Without a space the next word must be capitalised, which keeps "4in1" and "6in1"; counts
  * stop at 12 because bigger bare numbers name things ("14 Idli", "Big 12 Bucket").
  */
-const COUNT_RE = /(?<=(?:^|[+&,:;([/]|\s[-–—]|(?<![\p{L}\p{N}])(?:with|and|n|or|plus))\s*)(1[0-2]|[1-9])(?:\s*[x×]\s+|\s+|(?=\p{Lu}))(?=(\p{L}+))/giu;
-/** Words that a leading number names rather than counts: 7 Up, 5 Spice, 4 Cheese Pizza, 3 Pepper Chicken, 5 Course Meal. */
-const COUNT_NAMED_WORDS = new Set([
-  'up', 'spice', 'spices', 'cheese', 'cheeses', 'pepper', 'peppers', 'layer', 'layers', 'layered', 'grain', 'grains',
-  'seed', 'seeds', 'bean', 'beans', 'course', 'star', 'minute', 'minutes', 'milk', 'flavour', 'flavours', 'flavor',
-  'flavors', 'type', 'types', 'in', 'treasure', 'treasures', 'musketeers', 'nuts', 'berry', 'berries', 'fruit', 'fruits',
-]);
-/** Bare numbers that are part of dish names; any other trailing number of 3+ digits is a price. */
-const NAMED_NUMBERS = new Set(['65', '555', '999', '90', '1947']);
-
+function countRe(words: WordLexicons): RegExp {
+  return new RegExp(`(?<=(?:^|[+&,:;([/]|\\s[-–—]|(?<![\\p{L}\\p{N}])(?:${literalAlternatives(words.boundaries.soft)}))\\s*)(1[0-2]|[1-9])(?:\\s*[x×]\\s+|\\s+|(?=\\p{Lu}))(?=(\\p{L}+))`, 'giu');
+}
 interface Span {
   start: number;
   end: number;
@@ -230,9 +222,17 @@ const RECENT_CLEANED = 50_000;
 export class TextCleaner {
   private readonly promoRe: RegExp;
   private readonly sizeRe: RegExp;
+  private readonly promoPatternRes: readonly RegExp[];
+  private readonly sizePatternRes: readonly RegExp[];
+  private readonly wordCountRe: RegExp;
+  private readonly countRe: RegExp;
+  private readonly bracketedSizeRe: RegExp;
+  private readonly freeFromRe: RegExp;
+  /** cleaning_words.tsv: see its header for what each list means to cleaning. */
+  private readonly words: WordLexicons['cleaning'];
   private readonly misspellings: ReadonlyMap<string, string>;
   private readonly vocabulary: ReadonlySet<string>;
-  private readonly devanagari: ReadonlyMap<string, string>;
+  private readonly devanagari: DevanagariTables;
   private readonly keptSpellings: ReadonlyMap<string, readonly (readonly string[])[]>;
   /** vocabulary bucketed by first letter, for the fuzzy corrector. */
   private readonly buckets = new Map<string, string[]>();
@@ -252,10 +252,20 @@ export class TextCleaner {
     return folded.split(/[^a-z0-9]+/).some((w) => w.length > 1 && (this.vocabulary.has(w) || this.misspellings.has(w)));
   }
 
-  /** The lexicon it cleans with; the query speller reads its vocabulary and misspellings rather than loading them again. */
-  constructor(readonly lexicon: CleaningLexicon) {
+  /**
+   * The lexicon it cleans with (the query speller reads its vocabulary and misspellings rather than loading them
+   * again) and the word lists of its patterns.
+   */
+  constructor(readonly lexicon: CleaningLexicon, words: WordLexicons) {
     this.promoRe = new RegExp(`${WB_START}(?:${alternation(lexicon.promo)})${WB_END}`, 'giu');
     this.sizeRe = new RegExp(`${WB_START}(?:${alternation(lexicon.sizes)})${WB_END}`, 'giu');
+    this.promoPatternRes = promoPatternRes(words);
+    this.sizePatternRes = sizePatternRes(words);
+    this.wordCountRe = wordCountRe(words);
+    this.countRe = countRe(words);
+    this.bracketedSizeRe = bracketedSizeRe(words);
+    this.freeFromRe = freeFromRe(words);
+    this.words = words.cleaning;
     this.misspellings = lexicon.misspellings;
     this.vocabulary = lexicon.vocabulary;
     this.devanagari = lexicon.devanagari;
@@ -322,21 +332,21 @@ export class TextCleaner {
     // Prices, percentages and quantities all contain a digit (or a currency sign): most names skip these passes.
     if (/[\d₹$€£@]/u.test(s)) {
       for (const re of PRICE_RES) collect(re, 'price');
-      for (const re of PROMO_PATTERN_RES) collect(re, 'promo');
-      for (const re of SIZE_PATTERN_RES) collect(re, 'size');
-      collect(COUNT_RE, 'size', (m) => !COUNT_NAMED_WORDS.has((m[2] ?? '').toLowerCase()));
+      for (const re of this.promoPatternRes) collect(re, 'promo');
+      for (const re of this.sizePatternRes) collect(re, 'size');
+      collect(this.countRe, 'size', (m) => !this.words.countNamed.has((m[2] ?? '').toLowerCase()));
     }
     const hasBracket = /[([{]/u.test(s);
-    if (/(?:pc|piece|no)s?\b/iu.test(s)) collect(WORD_COUNT_RE, 'size');
+    if (/(?:pc|piece|no)s?\b/iu.test(s)) collect(this.wordCountRe, 'size');
     if (hasBracket) {
-      collect(BRACKETED_SIZE_RE, 'size');
+      collect(this.bracketedSizeRe, 'size');
       collect(BRACKETED_MARK_RE, 'decoration');
       collect(FREE_ITEM_BRACKET_RE, 'promo');
     }
     collect(this.promoRe, 'promo', (m) => {
       const word = m[0].toLowerCase().replace(/[\s-]+/gu, ' ');
-      if (word === 'free' && FREE_FROM_RE.test(s.slice(0, m.index))) return false;
-      return !EDGE_ONLY_PROMO.has(word) || this.atEdge(s, m) || isShouting(m[0]);
+      if (word === 'free' && this.freeFromRe.test(s.slice(0, m.index))) return false;
+      return !this.words.edgeOnlyPromo.has(word) || this.atEdge(s, m) || isShouting(m[0]);
     });
     collect(this.sizeRe, 'size', (m) => {
       const word = m[0].toLowerCase();
@@ -347,15 +357,15 @@ export class TextCleaner {
       const halfAndHalf = /\bhalf\b/iu.test(s.slice(m.index + m[0].length));
       if ((word === 'half' || word === 'quarter') && s.slice(0, m.index).trim() === '' && !halfAndHalf) {
         const next = /^\s*([\p{L}&]+)/u.exec(s.slice(m.index + m[0].length))?.[1]?.toLowerCase();
-        if (next !== undefined && !LEADING_PORTION_NAME_WORDS.has(next)) return true;
+        if (next !== undefined && !this.words.leadingPortionName.has(next)) return true;
       }
-      return !EDGE_ONLY_SIZES.has(word) || this.atEdge(s, m);
+      return !this.words.edgeOnlySize.has(word) || this.atEdge(s, m);
     });
     s = this.removeSpans(s, spans, removed);
 
     // A trailing bare number of 3+ digits is a price ("Chicken Biryani 299"), unless the name owns it (Chicken 555).
     s = s.replace(/(\s)(\d{3,5}(?:\.\d{1,2})?)\s*$/u, (m, sp: string, num: string) => {
-      if (NAMED_NUMBERS.has(num) || !/\p{L}/u.test(s.slice(0, s.length - m.length))) return m;
+      if (this.words.namedNumbers.has(num) || !/\p{L}/u.test(s.slice(0, s.length - m.length))) return m;
       removed.push({ kind: 'price', text: num });
       return sp;
     });
@@ -545,22 +555,4 @@ function isTailEdit(a: string, b: string): boolean {
 
 function isShouting(s: string): boolean {
   return s.length > 1 && s === s.toUpperCase() && /[A-Z]/.test(s);
-}
-
-let defaultCleaner: TextCleaner | null = null;
-
-/** The process-wide cleaner over the repository's knowledge base (loaded on first use). */
-export function getTextCleaner(): TextCleaner {
-  defaultCleaner ??= new TextCleaner(loadCleaningLexicon());
-  return defaultCleaner;
-}
-
-/** Whether any word of a cleaned text is a food or menu word the knowledge base knows (gibberish and bare house
- * names have none). */
-export function hasKnownWord(cleanedText: string): boolean {
-  return getTextCleaner().hasKnownWord(cleanedText);
-}
-
-export function clean(text: string): CleanedText {
-  return getTextCleaner().clean(text);
 }

@@ -1,0 +1,283 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CUISINE_LABELS, TAGS } from './dishes.js';
+import type { Cuisine, Tag } from './dishes.js';
+import { readList, readTsv, type TsvRow } from './tsv.js';
+
+/**
+ * The word lists the rules of src/core read, from knowledge/lexicon/ (knowledge/README.md documents each file: its
+ * format, its kinds and who reads it). Code keeps the grammar (punctuation, digits, units); the words are here.
+ *
+ * Two formats: a `.txt` list (one entry per line) and a `.tsv` whose rows are an entry and its kind (a word read by
+ * several rules has a row per kind). Every file is required, every kind must be one the file declares, an entry may
+ * not repeat within its kind, and entries keep their file order (a few rules read them in order).
+ */
+
+/** One word-list file: its name, its columns when it is a TSV, and the kinds its kind column may hold. */
+export interface WordListFile {
+  readonly file: string;
+  /** TSV header; absent for a one-entry-per-line list. The entry is the first column, the kind the last. */
+  readonly header?: readonly string[];
+  readonly kinds?: readonly string[];
+  /** Entries may be phrases of several words (all kinds when true, else these kinds); otherwise one word each. */
+  readonly phrases?: true | readonly string[];
+  /** Kinds whose entries keep their case (read in any case); every other entry must be lower case. */
+  readonly anyCase?: readonly string[];
+  /** Entries are regular-expression alternatives (checked to compile), not words. */
+  readonly patterns?: true;
+}
+
+/** Every word-list file, in the order knowledge/README.md lists them. */
+export const WORD_LIST_FILES: readonly WordListFile[] = [
+  { file: 'query_filler.txt' },
+  { file: 'query_everyday.txt' },
+  { file: 'query_words.tsv', header: ['word', 'kind'], kinds: ['meal_word', 'negator', 'cuisine_filler'] },
+  { file: 'cuisine_queries.tsv', header: ['name', 'cuisine'], phrases: true },
+  { file: 'serving_words.tsv', header: ['phrase', 'kind'], kinds: ['query', 'group', 'share', 'pair', 'single', 'not_portion'], phrases: ['group', 'single'] },
+  { file: 'number_words.tsv', header: ['word', 'value', 'kind'], kinds: ['serving', 'counted', 'piece_count', 'spelled_count'] },
+  { file: 'combo_words.tsv', header: ['word', 'kind'], kinds: ['separator', 'joiner', 'tail', 'marker', 'chain_meal_code'], anyCase: ['chain_meal_code'] },
+  { file: 'boundary_words.tsv', header: ['word', 'kind'], kinds: ['soft', 'dish'] },
+  { file: 'filler_words.tsv', header: ['word', 'kind'], kinds: ['lookup', 'dish_words'] },
+  { file: 'plural_exceptions.tsv', header: ['word', 'kind'], kinds: ['keep_final_s', 'not_plural'] },
+  { file: 'piece_words.txt' },
+  { file: 'preparation_phrases.txt', phrases: true },
+  { file: 'accompaniments.txt' },
+  { file: 'variant_words.tsv', header: ['word', 'kind'], kinds: ['negator', 'bowl_grain'] },
+  { file: 'no_bread_words.txt' },
+  { file: 'inch_sized_words.txt' },
+  { file: 'tag_roles.tsv', header: ['tag', 'role'], kinds: ['kind', 'section'] },
+  { file: 'cleaning_words.tsv', header: ['word', 'kind'], kinds: [
+    'edge_only_size', 'leading_portion_name', 'edge_only_promo', 'count_named', 'named_number', 'free_from',
+    'bracketed_size', 'container', 'pack', 'free_item',
+  ], phrases: ['edge_only_promo', 'container'] },
+  { file: 'devanagari_function_words.tsv', header: ['devanagari', 'latin'] },
+  { file: 'nonfood_cues.tsv', header: ['pattern', 'list'], kinds: [
+    'strength_form', 'dosage_form', 'shared_form', 'pharmacy_count_unit', 'pack_noun', 'garment', 'merchandise_item',
+    'household_care', 'staple_word', 'staple_pack_noun', 'unmistakable_pharmacy', 'unmistakable_merchandise',
+    'unmistakable_grocery',
+  ], phrases: true, patterns: true },
+];
+
+/** The names of the word-list files: what the query speller leaves out of the food vocabulary it reads. */
+export const WORD_LIST_FILE_NAMES: ReadonlySet<string> = new Set(WORD_LIST_FILES.map((f) => f.file));
+
+/** The word lists, typed for their readers (each field names the file and kind it comes from). */
+export interface WordLexicons {
+  /** query_filler.txt */
+  readonly queryFiller: ReadonlySet<string>;
+  /** query_everyday.txt, in file order. */
+  readonly queryEveryday: readonly string[];
+  /** query_words.tsv */
+  readonly mealWords: ReadonlySet<string>;
+  readonly queryNegators: ReadonlySet<string>;
+  readonly cuisineFiller: ReadonlySet<string>;
+  /** cuisine_queries.tsv: query name → cuisine, in file order. */
+  readonly cuisineQueries: readonly (readonly [string, Cuisine])[];
+  /** serving_words.tsv, each kind in file order. */
+  readonly serving: {
+    readonly query: readonly string[];
+    readonly group: readonly string[];
+    readonly share: readonly string[];
+    readonly pair: readonly string[];
+    readonly single: readonly string[];
+    readonly notPortion: ReadonlySet<string>;
+  };
+  /** number_words.tsv: word → value, each kind in file order. */
+  readonly numbers: {
+    readonly serving: ReadonlyMap<string, number>;
+    readonly counted: ReadonlyMap<string, number>;
+    readonly pieceCount: ReadonlyMap<string, number>;
+    readonly spelledCount: ReadonlyMap<string, number>;
+  };
+  /** combo_words.tsv, each kind in file order. */
+  readonly combo: {
+    readonly separator: readonly string[];
+    readonly joiner: readonly string[];
+    readonly tail: ReadonlySet<string>;
+    readonly marker: readonly string[];
+    readonly chainMealCode: readonly string[];
+  };
+  /** boundary_words.tsv, in file order. */
+  readonly boundaries: { readonly soft: readonly string[]; readonly dish: readonly string[] };
+  /** filler_words.tsv */
+  readonly lookupFiller: ReadonlySet<string>;
+  readonly dishWordFiller: ReadonlySet<string>;
+  /** plural_exceptions.tsv */
+  readonly keepFinalS: ReadonlySet<string>;
+  readonly notPlural: ReadonlySet<string>;
+  /** piece_words.txt */
+  readonly pieceWords: ReadonlySet<string>;
+  /** preparation_phrases.txt: each phrase's words, in file order (the order removals are tried in). */
+  readonly preparationPhrases: readonly (readonly string[])[];
+  /** accompaniments.txt */
+  readonly accompaniments: ReadonlySet<string>;
+  /** variant_words.tsv */
+  readonly variantNegators: ReadonlySet<string>;
+  readonly bowlGrains: ReadonlySet<string>;
+  /** no_bread_words.txt, in file order. */
+  readonly noBreadWords: readonly string[];
+  /** inch_sized_words.txt, in file order. */
+  readonly inchSizedWords: readonly string[];
+  /** tag_roles.tsv */
+  readonly kindTags: ReadonlySet<Tag>;
+  readonly sectionTags: readonly Tag[];
+  /** cleaning_words.tsv, each kind in file order. */
+  readonly cleaning: {
+    readonly edgeOnlySize: ReadonlySet<string>;
+    readonly leadingPortionName: ReadonlySet<string>;
+    readonly edgeOnlyPromo: ReadonlySet<string>;
+    readonly countNamed: ReadonlySet<string>;
+    readonly namedNumbers: ReadonlySet<string>;
+    readonly freeFrom: readonly string[];
+    readonly bracketedSize: readonly string[];
+    readonly container: readonly string[];
+    readonly pack: readonly string[];
+    readonly freeItem: readonly string[];
+  };
+  /** devanagari_function_words.tsv: Devanagari word (NFC) → Latin spelling. */
+  readonly devanagariFunctionWords: ReadonlyMap<string, string>;
+  /** nonfood_cues.tsv: list → its regular-expression alternatives, in file order. */
+  readonly nonFoodCues: ReadonlyMap<string, readonly string[]>;
+  /** Entries per file, for the knowledge report. */
+  readonly counts: Readonly<Record<string, number>>;
+}
+
+/** Rows of one word-list file as (entry, kind, other cells), validated against its declaration. */
+interface ListRow {
+  readonly entry: string;
+  readonly kind: string;
+  readonly cells: readonly string[];
+  readonly where: string;
+}
+
+function readWordList(dir: string, spec: WordListFile): ListRow[] {
+  const path = join(dir, 'lexicon', spec.file);
+  if (!existsSync(path)) throw new Error(`knowledge/lexicon/${spec.file} is missing`);
+  const rows: ListRow[] = spec.header
+    ? readTsv(path, spec.header).map((r: TsvRow) => {
+        const where = `knowledge/lexicon/${spec.file}:${r.line}`;
+        if (r.cells.length !== spec.header!.length || r.cells.some((c) => c === '')) {
+          throw new Error(`${where}: expected ${spec.header!.length} non-empty tab-separated columns (${spec.header!.join(', ')})`);
+        }
+        return { entry: r.cells[0]!, kind: spec.kinds ? r.cells[r.cells.length - 1]! : '', cells: r.cells, where };
+      })
+    : readList(path).map((entry, i) => ({ entry, kind: '', cells: [entry], where: `knowledge/lexicon/${spec.file} entry ${i + 1}` }));
+  const seen = new Set<string>();
+  for (const row of rows) {
+    if (spec.kinds && !spec.kinds.includes(row.kind)) {
+      throw new Error(`${row.where}: kind "${row.kind}" is not one of ${spec.kinds.join(', ')}`);
+    }
+    const phrases = spec.phrases === true || (spec.phrases?.includes(row.kind) ?? false);
+    if (!phrases && /\s/.test(row.entry)) throw new Error(`${row.where}: "${row.entry}" must be one word (this list holds no phrases)`);
+    if (phrases && /\s{2,}/.test(row.entry)) throw new Error(`${row.where}: "${row.entry}" has a run of spaces`);
+    if (!spec.anyCase?.includes(row.kind) && row.entry !== row.entry.toLowerCase()) {
+      throw new Error(`${row.where}: "${row.entry}" must be lower case (the rules compare lower-case words)`);
+    }
+    if (spec.patterns) {
+      try {
+        new RegExp(row.entry);
+      } catch (err) {
+        throw new Error(`${row.where}: "${row.entry}" is not a valid pattern (${(err as Error).message})`);
+      }
+    }
+    const id = `${row.kind}\u0000${row.entry.toLowerCase()}`;
+    if (seen.has(id)) throw new Error(`${row.where}: "${row.entry}" is listed twice${row.kind ? ` as ${row.kind}` : ''}`);
+    seen.add(id);
+  }
+  if (rows.length === 0) throw new Error(`knowledge/lexicon/${spec.file} has no entries`);
+  return rows;
+}
+
+/** Reads and validates every word-list file (throws with file:line on the first problem). */
+export function loadWordLexicons(dir: string): WordLexicons {
+  const files = new Map<string, ListRow[]>();
+  for (const spec of WORD_LIST_FILES) files.set(spec.file, readWordList(dir, spec));
+  const rows = (file: string): ListRow[] => files.get(file)!;
+  const entries = (file: string, kind = ''): string[] => rows(file).filter((r) => r.kind === kind).map((r) => r.entry);
+  const set = (file: string, kind = ''): ReadonlySet<string> => new Set(entries(file, kind));
+  const numbers = (kind: string): ReadonlyMap<string, number> =>
+    new Map(rows('number_words.tsv').filter((r) => r.kind === kind).map((r) => {
+      const value = Number(r.cells[1]);
+      if (!Number.isInteger(value) || value < 1) throw new Error(`${r.where}: value "${r.cells[1]}" is not a positive whole number`);
+      return [r.entry, value];
+    }));
+  const tags = (role: string): Tag[] =>
+    rows('tag_roles.tsv').filter((r) => r.kind === role).map((r) => {
+      if (!(TAGS as readonly string[]).includes(r.entry)) throw new Error(`${r.where}: "${r.entry}" is not a tag (${TAGS.join(', ')})`);
+      return r.entry as Tag;
+    });
+  const cuisineQueries = rows('cuisine_queries.tsv').map((r): [string, Cuisine] => {
+    const cuisine = r.cells[1]!;
+    if (!(CUISINE_LABELS as readonly string[]).includes(cuisine)) throw new Error(`${r.where}: cuisine "${cuisine}" is not one of ${CUISINE_LABELS.join(', ')}`);
+    return [r.entry.toLowerCase(), cuisine as Cuisine];
+  });
+  const nonFoodCues = new Map<string, string[]>();
+  for (const r of rows('nonfood_cues.tsv')) {
+    const list = nonFoodCues.get(r.kind) ?? [];
+    list.push(r.entry);
+    nonFoodCues.set(r.kind, list);
+  }
+  return {
+    queryFiller: set('query_filler.txt'),
+    queryEveryday: entries('query_everyday.txt'),
+    mealWords: set('query_words.tsv', 'meal_word'),
+    queryNegators: set('query_words.tsv', 'negator'),
+    cuisineFiller: set('query_words.tsv', 'cuisine_filler'),
+    cuisineQueries,
+    serving: {
+      query: entries('serving_words.tsv', 'query'),
+      group: entries('serving_words.tsv', 'group'),
+      share: entries('serving_words.tsv', 'share'),
+      pair: entries('serving_words.tsv', 'pair'),
+      single: entries('serving_words.tsv', 'single'),
+      notPortion: set('serving_words.tsv', 'not_portion'),
+    },
+    numbers: {
+      serving: numbers('serving'),
+      counted: numbers('counted'),
+      pieceCount: numbers('piece_count'),
+      spelledCount: numbers('spelled_count'),
+    },
+    combo: {
+      separator: entries('combo_words.tsv', 'separator'),
+      joiner: entries('combo_words.tsv', 'joiner'),
+      tail: set('combo_words.tsv', 'tail'),
+      marker: entries('combo_words.tsv', 'marker'),
+      chainMealCode: entries('combo_words.tsv', 'chain_meal_code'),
+    },
+    boundaries: { soft: entries('boundary_words.tsv', 'soft'), dish: entries('boundary_words.tsv', 'dish') },
+    lookupFiller: set('filler_words.tsv', 'lookup'),
+    dishWordFiller: set('filler_words.tsv', 'dish_words'),
+    keepFinalS: set('plural_exceptions.tsv', 'keep_final_s'),
+    notPlural: set('plural_exceptions.tsv', 'not_plural'),
+    pieceWords: set('piece_words.txt'),
+    preparationPhrases: entries('preparation_phrases.txt').map((p) => p.split(/\s+/)),
+    accompaniments: set('accompaniments.txt'),
+    variantNegators: set('variant_words.tsv', 'negator'),
+    bowlGrains: set('variant_words.tsv', 'bowl_grain'),
+    noBreadWords: entries('no_bread_words.txt'),
+    inchSizedWords: entries('inch_sized_words.txt'),
+    kindTags: new Set(tags('kind')),
+    sectionTags: tags('section'),
+    cleaning: {
+      edgeOnlySize: set('cleaning_words.tsv', 'edge_only_size'),
+      leadingPortionName: set('cleaning_words.tsv', 'leading_portion_name'),
+      edgeOnlyPromo: set('cleaning_words.tsv', 'edge_only_promo'),
+      countNamed: set('cleaning_words.tsv', 'count_named'),
+      namedNumbers: set('cleaning_words.tsv', 'named_number'),
+      freeFrom: entries('cleaning_words.tsv', 'free_from'),
+      bracketedSize: entries('cleaning_words.tsv', 'bracketed_size'),
+      container: entries('cleaning_words.tsv', 'container'),
+      pack: entries('cleaning_words.tsv', 'pack'),
+      freeItem: entries('cleaning_words.tsv', 'free_item'),
+    },
+    devanagariFunctionWords: new Map(rows('devanagari_function_words.tsv').map((r) => [r.entry.normalize('NFC'), r.cells[1]!])),
+    nonFoodCues,
+    counts: Object.fromEntries([...files].map(([file, list]) => [file, list.length])),
+  };
+}
+
+/** Regular-expression source matching any of `phrases`, literally, in their order: `(?:a|b|c)` without the brackets. */
+export function literalAlternatives(phrases: readonly string[], space = ' '): string {
+  return phrases.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, space)).join('|');
+}
