@@ -22,6 +22,8 @@ export interface Config {
   readonly intraOpThreads: number;
   readonly maxBodyBytes: number;
   readonly embeddingCacheBytes: number;
+  /** Distinct menu texts whose cleaned form and reading the knowledge's memos keep. */
+  readonly textMemoEntries: number;
   /** Cap on padded tokens (batch × longest sequence) in one inference run. */
   readonly batchMaxTokens: number;
   readonly batchMaxItems: number;
@@ -51,6 +53,7 @@ export const ENV_DOC: Readonly<Record<string, string>> = {
   MENU_THREADS: 'ONNX Runtime intra-op threads per inference worker (default: the number of cores divided by MENU_INFERENCE_WORKERS, at least 1).',
   MENU_MAX_BODY_BYTES: 'Largest accepted request body; larger gets 413 (default 16777216).',
   MENU_CACHE_BYTES: 'Embedding LRU cache budget in bytes (default 67108864).',
+  MENU_TEXT_MEMO_ENTRIES: 'Distinct menu texts whose cleaning and reading are remembered (default 50000; the memory they hold grows until it is full).',
   MENU_BATCH_MAX_TOKENS: 'Padded tokens per inference run (default 8192).',
   MENU_BATCH_MAX_ITEMS: 'Texts per inference run (default 256).',
   MENU_QUEUE_MAX_ITEMS: 'Texts allowed to wait for inference before 429 overloaded (default 20000).',
@@ -102,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     intraOpThreads: int(env, 'MENU_THREADS', Math.max(1, Math.floor(cores / Math.max(1, workers))), 1, 256),
     maxBodyBytes: int(env, 'MENU_MAX_BODY_BYTES', 16 * 1024 * 1024, 1024, 1 << 30),
     embeddingCacheBytes: int(env, 'MENU_CACHE_BYTES', 64 * 1024 * 1024, 0, 2 ** 34),
+    textMemoEntries: int(env, 'MENU_TEXT_MEMO_ENTRIES', 50_000, 1, 10_000_000),
     batchMaxTokens: int(env, 'MENU_BATCH_MAX_TOKENS', 8192, 64, 1 << 20),
     batchMaxItems: int(env, 'MENU_BATCH_MAX_ITEMS', 256, 1, 4096),
     queueMaxItems: int(env, 'MENU_QUEUE_MAX_ITEMS', 20000, 1, 1 << 24),

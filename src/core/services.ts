@@ -60,7 +60,7 @@ export class Services {
   /** Prometheus metrics of this service (inference runs, cache, load time) and of the HTTP layer in front of it. */
   readonly metrics = new ServiceMetrics();
 
-  constructor(readonly config: Config, knowledge: Knowledge = loadKnowledge()) {
+  constructor(readonly config: Config, knowledge: Knowledge = loadKnowledge(undefined, { memoEntries: config.textMemoEntries })) {
     this.metrics.watch({
       queues: () => [
         ...(this.encoder ? [{ role: 'encoder', items: this.encoder.batcher.queuedItems }] : []),

@@ -90,8 +90,9 @@ export interface Knowledge {
   readonly loadMs: number;
 }
 
-/** Entries a knowledge's text memo keeps (each a menu text's reading or a small table). */
-const MEMO_ENTRIES = 50_000;
+/** Entries a knowledge's text memo keeps by default (each a menu text's reading or a small table); the server's is
+ * MENU_TEXT_MEMO_ENTRIES. */
+export const DEFAULT_MEMO_ENTRIES = 50_000;
 
 /** A value computed on first read, then kept. */
 function once<T>(make: () => T): () => T {
@@ -110,7 +111,8 @@ function once<T>(make: () => T): () => T {
  * Loads and validates a knowledge folder (throws with file:line on the first invalid row). Exact lookups are ready
  * at once; the costly tables are built on first use, or now with `prepare: true`.
  */
-export function loadKnowledge(dir: string = KNOWLEDGE_DIR, options: { prepare?: boolean } = {}): Knowledge {
+export function loadKnowledge(dir: string = KNOWLEDGE_DIR, options: { prepare?: boolean; memoEntries?: number } = {}): Knowledge {
+  const memoEntries = Math.max(1, options.memoEntries ?? DEFAULT_MEMO_ENTRIES);
   const started = performance.now();
   const words = loadWordLexicons(dir);
   const book = loadDishBook(dir);
@@ -119,8 +121,8 @@ export function loadKnowledge(dir: string = KNOWLEDGE_DIR, options: { prepare?: 
   const singularOf = (word: string): string => singular(word, keepFinalS);
   const cues = loadCueLexicons(dir, { soft: new Set(words.boundaries.soft), dish: new Set(words.boundaries.dish) });
   const cleaning = once(() => loadCleaningLexicon(dir, book, { functionWords: words.devanagariFunctionWords, dictionary: lookup.devanagari }));
-  const cleaner = once(() => new TextCleaner(cleaning(), words));
-  const memo = new LRUCache<string, { readonly value: unknown }>({ max: MEMO_ENTRIES });
+  const cleaner = once(() => new TextCleaner(cleaning(), words, memoEntries));
+  const memo = new LRUCache<string, { readonly value: unknown }>({ max: memoEntries });
   // Variant swaps and defining words are read through the knowledge's own word rules, so they are made from it.
   const variantSwaps = once(() => loadVariantSwaps(dir, knowledge));
   const definingWords = once(() => loadDefiningWords(dir, knowledge));

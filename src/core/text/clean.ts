@@ -216,8 +216,6 @@ export function editDistance(a: string, b: string, max: number): number {
   return prev[b.length]!;
 }
 
-/** How many distinct inputs TextCleaner remembers the cleaned form of. */
-const RECENT_CLEANED = 50_000;
 
 export class TextCleaner {
   private readonly promoRe: RegExp;
@@ -239,7 +237,7 @@ export class TextCleaner {
   private readonly fuzzyMemo = new Map<string, string | null>();
   /** Recent inputs and their cleaned form: a warm /embed of 100 names spent most of its time re-cleaning them. The
    * results are immutable, so callers share them. */
-  private readonly recent = new LRUCache<string, CleanedText>({ max: RECENT_CLEANED });
+  private readonly recent: LRUCache<string, CleanedText>;
 
   /**
    * Whether any word of `text` is in the cleaning vocabulary or is a listed misspelling. Accents are folded; a text
@@ -256,7 +254,9 @@ export class TextCleaner {
    * The lexicon it cleans with (the query speller reads its vocabulary and misspellings rather than loading them
    * again) and the word lists of its patterns.
    */
-  constructor(readonly lexicon: CleaningLexicon, words: WordLexicons) {
+  /** `recentEntries`: how many distinct inputs it remembers the cleaned form of. */
+  constructor(readonly lexicon: CleaningLexicon, words: WordLexicons, recentEntries: number) {
+    this.recent = new LRUCache<string, CleanedText>({ max: Math.max(1, recentEntries) });
     this.promoRe = new RegExp(`${WB_START}(?:${alternation(lexicon.promo)})${WB_END}`, 'giu');
     this.sizeRe = new RegExp(`${WB_START}(?:${alternation(lexicon.sizes)})${WB_END}`, 'giu');
     this.promoPatternRes = promoPatternRes(words);
