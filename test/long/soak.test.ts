@@ -43,7 +43,20 @@ t.test(`soak: 150 req/s mixed for ${SECONDS} s`, async (t) => {
   const warm = await runMix(server.url, keyOf, SOAK_MIX, WARMUP);
   const warmFive = warm.reduce((n, r) => n + Object.entries(r.byStatus).filter(([s]) => Number(s) >= 500).reduce((a, [, v]) => a + v, 0), 0);
   const used = async () => (await Promise.all([...keys.values()].map((k) => usedSinceStart(store, k)))).reduce((a, b) => a + b, 0);
-  const usedAfterWarmup = await used();
+  // A call is charged when it is admitted and refunded if its client leaves before the whole answer is written. The
+  // requests autocannon cuts off when a run stops are refunded a moment later, so read the usage once it has stopped
+  // moving: read too early after the warm-up, their refunds would come out of the measured run's charges.
+  const settledUsage = async (): Promise<number> => {
+    let now = await used();
+    for (let waited = 0; waited < 10_000; waited += 500) {
+      await sleep(500);
+      const again = await used();
+      if (again === now) break;
+      now = again;
+    }
+    return now;
+  };
+  const usedAfterWarmup = await settledUsage();
 
   const samples: { at: number; rss: number }[] = [];
   let sampling = true;
@@ -88,7 +101,7 @@ t.test(`soak: 150 req/s mixed for ${SECONDS} s`, async (t) => {
   t.ok(results.every((r) => (r.byStatus['200'] ?? 0) >= 0.99 * r.sent), 'at least 99 % of every endpoint answered 200');
   t.ok(growth <= 0.1, `RSS growth after warm-up ≤ 10 % (trend ${(growth * 100).toFixed(1)} %)`);
   // Requests still in flight when autocannon stops are either refunded (the client left) or charged uncounted.
-  const charged = (await used()) - usedAfterWarmup;
+  const charged = (await settledUsage()) - usedAfterWarmup;
   const connections = SOAK_MIX.reduce((n, e) => n + Math.max(2, Math.ceil(e.rate / 5)), 0);
   t.ok(charged >= twoHundreds && charged - twoHundreds <= connections, `the key was charged the metered 200s (${charged} charged, ${twoHundreds} counted, ≤ ${connections} in flight at the stop)`);
   await stopServerProcess(server);
