@@ -54,19 +54,6 @@ export function readCsv(relPath: string): Record<string, string>[] {
   return rows.filter((r) => r.length > 1).map((r) => Object.fromEntries(keys.map((k, i) => [k, r[i] ?? ''])));
 }
 
-/** A project fixture TSV (header row; # comments skipped) as objects. */
-export function readFixture(relPath: string): Record<string, string>[] {
-  const path = join(REPO_ROOT, relPath);
-  const lines = readFileSync(path, 'utf8').split(/\r?\n/).filter((l) => l.trim() !== '' && !l.startsWith('#'));
-  const [header, ...rows] = lines;
-  if (!header) return [];
-  const keys = header.split('\t');
-  return rows.map((l) => {
-    const cells = l.split('\t');
-    return Object.fromEntries(keys.map((k, i) => [k, cells[i] ?? '']));
-  });
-}
-
 /** Deterministic PRNG (mulberry32) for reproducible samples. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;

@@ -69,29 +69,29 @@ def error_body_shape(ctx, response, case):
         raise ErrorShapeMismatch(operation=operation, message=f"{response.status_code} body has keys {sorted(body) if isinstance(body, dict) else type(body).__name__}, not detail and code")
     if not isinstance(body["detail"], str) or not body["detail"]:
         raise ErrorShapeMismatch(operation=operation, message=f"{response.status_code} detail is not a non-empty string")
-    code = body["code"]
+    return _code_matches_status(operation, response.status_code, body["code"], openai=False)
+
+
+def _code_matches_status(operation: str, status: int, code, *, openai: bool) -> bool:
+    """The code is one of src/core/errors.ts and the status answered is its own (on /v1/*, 422's are 400, as OpenAI
+    answers)."""
     if code not in ERROR_CODES:
-        raise ErrorShapeMismatch(operation=operation, message=f"{response.status_code} code {code!r} is not in src/core/errors.ts")
-    if ERROR_CODES[code] != response.status_code:
-        raise ErrorShapeMismatch(operation=operation, message=f"code {code} belongs to status {ERROR_CODES[code]}, answered {response.status_code}")
+        raise ErrorShapeMismatch(operation=operation, message=f"{status} code {code!r} is not in src/core/errors.ts")
+    expected = 400 if openai and ERROR_CODES[code] == 422 else ERROR_CODES[code]
+    if expected != status:
+        raise ErrorShapeMismatch(operation=operation, message=f"code {code} belongs to status {expected}{' on /v1/*' if openai else ''}, answered {status}")
     return True
 
 
 def _openai_error_shape(operation: str, status: int, body) -> bool:
     """The OpenAI-compatible paths (/v1/*) answer errors in OpenAI's shape, {"error": {message, type, param, code}},
-    so OpenAI clients raise their own error classes; a status 422 elsewhere is 400 there, as OpenAI answers."""
+    so OpenAI clients raise their own error classes."""
     error = body.get("error") if isinstance(body, dict) and set(body) == {"error"} else None
     if not isinstance(error, dict) or not {"message", "type", "param", "code"} <= set(error):
         raise ErrorShapeMismatch(operation=operation, message=f"{status} body is not OpenAI's error shape: {sorted(body) if isinstance(body, dict) else type(body).__name__}")
     if not isinstance(error["message"], str) or not error["message"] or not isinstance(error["type"], str):
         raise ErrorShapeMismatch(operation=operation, message=f"{status} error.message or error.type is not a non-empty string")
-    code = error["code"]
-    if code not in ERROR_CODES:
-        raise ErrorShapeMismatch(operation=operation, message=f"{status} code {code!r} is not in src/core/errors.ts")
-    expected = 400 if ERROR_CODES[code] == 422 else ERROR_CODES[code]
-    if expected != status:
-        raise ErrorShapeMismatch(operation=operation, message=f"code {code} belongs to status {expected} on /v1/*, answered {status}")
-    return True
+    return _code_matches_status(operation, status, error["code"], openai=True)
 
 
 # Strings a keyboard rarely types and a generator rarely draws, each a known trap for text pipelines.

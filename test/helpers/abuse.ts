@@ -265,22 +265,12 @@ export function median(values: readonly number[]): number {
 }
 
 /**
- * The trend of a series as a Theil–Sen line (the median of all pairwise slopes, through the median point): V8's heap
- * swings RSS by tens of MiB between major collections, and single low or high samples would decide a floor or a
- * window median, while a leak moves the whole series and so the median slope. Returns the line's values at the first
- * and the last sample's time.
+ * How much a series' level rose from the first `windowS` seconds to the last `windowS` of a `seconds`-long run: the
+ * median of the last window over the median of the first, minus one. Medians over a minute of samples ride out the
+ * heap's swings between major collections and a single dip; a leak lifts the whole series, so both medians part.
  */
-export function theilSenEnds(points: readonly { at: number; value: number }[]): { first: number; last: number } {
-  const slopes: number[] = [];
-  for (let i = 0; i < points.length; i++) {
-    for (let j = i + 1; j < points.length; j++) {
-      const dt = points[j]!.at - points[i]!.at;
-      if (dt > 0) slopes.push((points[j]!.value - points[i]!.value) / dt);
-    }
-  }
-  const slope = slopes.length ? median(slopes) : 0;
-  const intercept = median(points.map((p) => p.value - slope * p.at));
-  const at0 = points[0]?.at ?? 0;
-  const at1 = points[points.length - 1]?.at ?? 0;
-  return { first: intercept + slope * at0, last: intercept + slope * at1 };
+export function rssWindowGrowth(points: readonly { at: number; value: number }[], windowS: number, seconds: number): number {
+  const first = points.filter((p) => p.at <= windowS).map((p) => p.value);
+  const last = points.filter((p) => p.at >= seconds - windowS).map((p) => p.value);
+  return median(last) / median(first) - 1;
 }
