@@ -30,7 +30,9 @@ const ROUNDS = QUICK ? { embed100: 4, batch1000: 2 } : { embed100: 15, batch1000
 const DIMENSION = 128;
 
 const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
-const { clean } = await import(pathToFileURL(join(REPO_ROOT, 'dist', 'src', 'core', 'text', 'clean.js')).href);
+const { loadKnowledge } = await import(pathToFileURL(join(REPO_ROOT, 'dist', 'src', 'core', 'knowledge', 'index.js')).href);
+const cleaner = loadKnowledge().cleaner;
+const clean = (t) => cleaner.clean(t);
 const random = seededRandom(SEED);
 const real = readRealMenuNames(DATA_DIR);
 const fresh = new FreshTexts(real?.names ?? syntheticMenuNames(), (t) => clean(t).text, random);

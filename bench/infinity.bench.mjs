@@ -115,7 +115,9 @@ async function main() {
   const served = lock.serve.biencoder;
   const servedGraph = join(REPO_ROOT, 'models/build', served, lock.models[served].file ?? 'encoder-int8.onnx');
   const stockGraph = join(REPO_ROOT, 'models/build/baseline/stock-int8.onnx');
-  const { clean } = await import(pathToFileURL(join(REPO_ROOT, 'dist/src/core/text/clean.js')).href);
+  const { loadKnowledge } = await import(pathToFileURL(join(REPO_ROOT, 'dist/src/core/knowledge/index.js')).href);
+  const cleaner = loadKnowledge().cleaner;
+  const clean = (t) => cleaner.clean(t);
   const real = readRealMenuNames(DATA_DIR);
   const fresh = new FreshTexts(real?.names ?? syntheticMenuNames(), (t) => clean(t).text, random);
   const warmup = shuffle(syntheticMenuNames(), random).slice(0, 1200);

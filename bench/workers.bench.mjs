@@ -29,9 +29,10 @@ const { lines, report, progress, finish } = createReporter();
 async function main() {
   const started = new Date();
   const random = seededRandom(SEED);
-  const cleanPath = join(REPO_ROOT, 'dist/src/core/text/clean.js');
-  if (!existsSync(cleanPath)) throw new Error(`${cleanPath} is missing: build the server first`);
-  const { clean } = await import(pathToFileURL(cleanPath).href);
+  const knowledgePath = join(REPO_ROOT, 'dist/src/core/knowledge/index.js');
+  if (!existsSync(knowledgePath)) throw new Error(`${knowledgePath} is missing: build the server first`);
+  const cleaner = (await import(pathToFileURL(knowledgePath).href)).loadKnowledge().cleaner;
+  const clean = (t) => cleaner.clean(t);
   const real = readRealMenuNames(DATA_DIR);
   const fresh = new FreshTexts(real?.names ?? syntheticMenuNames(), (t) => clean(t).text, random);
   const synthetic = shuffle(syntheticMenuNames(), random);
