@@ -21,7 +21,8 @@ t.test('/embed and /embed/batch through HTTP', async (t) => {
     const pub = await call(base, 'GET', '/health');
     t.equal(pub.status, 200);
     t.same(pub.body, { status: 'healthy', model: srv.services.modelId });
-    t.match(pub.body.model, /^menu-minilm-l6-v\d+$/, 'the served model id from the build manifest');
+    const served = (JSON.parse(readFileSync(join(BUILD_DIR, 'manifest.lock.json'), 'utf8')) as { serve: { biencoder: string } }).serve.biencoder;
+    t.equal(pub.body.model, served, 'the served model id from the build manifest');
     t.ok(pub.headers.get('x-request-id'), 'request id header');
     const diag = await call(base, 'GET', '/health', undefined, auth);
     t.equal(diag.body.backend, 'onnx');
