@@ -112,11 +112,8 @@ class _GraphBuilder:
         return self.op("Mul", [self.op("Mul", [x, half], f"{name}.half_x"), self.op("Add", [erf, one], f"{name}.erf1")], f"{name}.gelu")
 
 
-def _encoder_body(g: _GraphBuilder, w: dict[str, np.ndarray], cfg: BertConfig) -> str:
-    """Embeddings + transformer layers; returns the name of the [batch, sequence, hidden] output."""
-    head_dim = cfg.hidden_size // cfg.num_heads
-
-    # Embeddings: word + position + token type, then LayerNorm.
+def _embeddings(g: _GraphBuilder, w: dict[str, np.ndarray], cfg: BertConfig) -> str:
+    """Word + position + token type embeddings, then LayerNorm: the [batch, sequence, hidden] input of layer 0."""
     seq_len = g.op("Gather", [g.op("Shape", ["input_ids"], "shape"), g.const("idx1", np.array(1, dtype=np.int64))], "seq_len", axis=0)
     positions = g.op("Range", [g.const("zero_i64", np.array(0, dtype=np.int64)), seq_len, g.const("one_i64", np.array(1, dtype=np.int64))], "positions")
     word = g.op("Gather", [g.const("emb.word", w["embeddings.word_embeddings.weight"]), "input_ids"], "word_emb", axis=0)
@@ -124,6 +121,14 @@ def _encoder_body(g: _GraphBuilder, w: dict[str, np.ndarray], cfg: BertConfig) -
     typ = g.op("Gather", [g.const("emb.type", w["embeddings.token_type_embeddings.weight"]), "token_type_ids"], "type_emb", axis=0)
     x = g.op("Add", [g.op("Add", [word, pos], "wp"), typ], "emb_sum")
     x = g.layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], cfg.layer_norm_eps, "emb")
+    return x
+
+
+def _encoder_body(g: _GraphBuilder, w: dict[str, np.ndarray], cfg: BertConfig) -> str:
+    """Embeddings + transformer layers; returns the name of the [batch, sequence, hidden] output."""
+    head_dim = cfg.hidden_size // cfg.num_heads
+
+    x = _embeddings(g, w, cfg)
 
     # Additive attention mask: 0 for tokens, -10000 for padding, shaped [batch, 1, 1, seq].
     mask_f = g.op("Cast", ["attention_mask"], "mask_f", to=TensorProto.FLOAT)
@@ -164,13 +169,7 @@ def _fused_encoder_body(g: _GraphBuilder, w: dict[str, np.ndarray], cfg: BertCon
     plain MatMul, which is what int8 quantisation (dynamic or QDQ) rewrites. ORT's own optimiser did not recognise the
     unfused pattern (profiled: Erf, Mul, Add, Transpose and Softmax kernels were about half of an int8 run)."""
     h = cfg.hidden_size
-    seq_len = g.op("Gather", [g.op("Shape", ["input_ids"], "shape"), g.const("idx1", np.array(1, dtype=np.int64))], "seq_len", axis=0)
-    positions = g.op("Range", [g.const("zero_i64", np.array(0, dtype=np.int64)), seq_len, g.const("one_i64", np.array(1, dtype=np.int64))], "positions")
-    word = g.op("Gather", [g.const("emb.word", w["embeddings.word_embeddings.weight"]), "input_ids"], "word_emb", axis=0)
-    pos = g.op("Gather", [g.const("emb.position", w["embeddings.position_embeddings.weight"]), positions], "pos_emb", axis=0)
-    typ = g.op("Gather", [g.const("emb.type", w["embeddings.token_type_embeddings.weight"]), "token_type_ids"], "type_emb", axis=0)
-    x = g.op("Add", [g.op("Add", [word, pos], "wp"), typ], "emb_sum")
-    x = g.layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], cfg.layer_norm_eps, "emb")
+    x = _embeddings(g, w, cfg)
     # MultiHeadAttention's key padding mask: int32 [batch, sequence], 1 for tokens, 0 for padding.
     mask = g.op("Cast", ["attention_mask"], "mask_i32", to=TensorProto.INT32)
     for i in range(cfg.num_layers):
