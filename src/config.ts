@@ -53,7 +53,7 @@ export const ENV_DOC: Readonly<Record<string, string>> = {
   MENU_THREADS: 'ONNX Runtime intra-op threads per inference worker (default: the number of cores divided by MENU_INFERENCE_WORKERS, at least 1).',
   MENU_MAX_BODY_BYTES: 'Largest accepted request body; larger gets 413 (default 16777216).',
   MENU_CACHE_BYTES: 'Embedding LRU cache budget in bytes (default 67108864).',
-  MENU_TEXT_MEMO_ENTRIES: 'Distinct menu texts whose cleaning and reading are remembered (default 50000; the memory they hold grows until it is full).',
+  MENU_TEXT_MEMO_ENTRIES: 'Entries each memo of per-text, per-word and per-pair work keeps: cleaned texts and their readings, dish lookups, spelling corrections, token ids, cross-encoder scores (default 50000; least recently used out first, so the memory they hold stops growing once they are full).',
   MENU_BATCH_MAX_TOKENS: 'Padded tokens per inference run (default 8192).',
   MENU_BATCH_MAX_ITEMS: 'Texts per inference run (default 256).',
   MENU_QUEUE_MAX_ITEMS: 'Texts allowed to wait for inference before 429 overloaded (default 20000).',

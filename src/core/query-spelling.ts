@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { DEFAULT_MEMO_ENTRIES, Memo } from './memo.js';
 import { join } from 'node:path';
 import { editDistance } from './text/clean.js';
 import { foldAccents } from './knowledge/translate.js';
@@ -53,11 +54,12 @@ export interface QueryVocabulary {
 export class QuerySpeller {
   /** Candidate spellings by first letter. */
   private readonly buckets = new Map<string, string[]>();
-  private readonly memo = new Map<string, Nearest>();
+  private readonly memo: Memo<string, Nearest>;
   /** Candidate spellings by their Hinglish vowel fold. */
   private readonly byFold = new Map<string, string[]>();
 
-  constructor(private readonly vocabulary: QueryVocabulary) {
+  constructor(private readonly vocabulary: QueryVocabulary, memoEntries: number = DEFAULT_MEMO_ENTRIES) {
+    this.memo = new Memo(memoEntries);
     for (const w of vocabulary.candidates.keys()) {
       const list = this.buckets.get(w[0]!) ?? [];
       list.push(w);
@@ -128,12 +130,7 @@ export class QuerySpeller {
   }
 
   private generalNearest(word: string, max: number): Nearest {
-    let r = this.memo.get(word);
-    if (r === undefined) {
-      r = bestOf(this.buckets.get(word[0]!) ?? [], word, max, this.vocabulary.candidates);
-      if (this.memo.size < 50_000) this.memo.set(word, r);
-    }
-    return r;
+    return this.memo.get(word, () => bestOf(this.buckets.get(word[0]!) ?? [], word, max, this.vocabulary.candidates));
   }
 }
 

@@ -87,13 +87,14 @@ export class Services {
         executionProvider: this.config.executionProvider,
         cacheBytes: this.config.embeddingCacheBytes,
         maxSequenceTokens: this.config.maxSequenceTokens,
+        memoEntries: this.config.textMemoEntries,
         maxBatchTokens: this.config.batchMaxTokens,
         maxBatchItems: this.config.batchMaxItems,
         maxQueueItems: this.config.queueMaxItems,
         observer: this.metrics.batchObserver('encoder'),
         maxQueueWaitMs: this.config.queueMaxWaitMs,
       });
-      this.querySpeller = new QuerySpeller(loadQueryVocabulary(this.knowledge, vocabularyWords(model.dir)));
+      this.querySpeller = new QuerySpeller(loadQueryVocabulary(this.knowledge, vocabularyWords(model.dir)), this.config.textMemoEntries);
       const served = servedModelIds();
       const encoderOpts = {
         intraOpThreads: this.config.intraOpThreads,
@@ -101,6 +102,7 @@ export class Services {
         executionProvider: this.config.executionProvider,
         cacheBytes: 0,
         maxSequenceTokens: this.config.maxSequenceTokens,
+        memoEntries: this.config.textMemoEntries,
         maxBatchTokens: this.config.batchMaxTokens,
         maxBatchItems: this.config.batchMaxItems,
         maxQueueItems: this.config.queueMaxItems,

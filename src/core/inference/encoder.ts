@@ -19,6 +19,8 @@ export interface EncoderOptions extends BatcherOptions {
   readonly executionProvider: 'cpu' | 'cuda';
   readonly cacheBytes: number;
   readonly maxSequenceTokens: number;
+  /** Entries of the tokenizer's word memo and the cross-encoder's pair memo (src/core/memo.ts). */
+  readonly memoEntries?: number;
 }
 
 /** Dot product of two vectors of one length: the cosine of unit vectors (every embedding here is one). */
@@ -59,7 +61,7 @@ export class MenuEncoder {
   }
 
   static async load(model: BuiltModel, opts: EncoderOptions): Promise<MenuEncoder> {
-    const tokenizer = new MenuTokenizer(model.dir, opts.maxSequenceTokens);
+    const tokenizer = new MenuTokenizer(model.dir, opts.maxSequenceTokens, opts.memoEntries);
     let mean: Float32Array = new Float32Array(0);
     let comps: Float32Array = new Float32Array(0);
     // Matryoshka-trained ('prefix'): the first d dimensions are the d-dimensional embedding; otherwise a PCA projection.

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { DEFAULT_MEMO_ENTRIES, Memo } from '../memo.js';
 import { InferenceBatcher, type BatcherOptions } from './batcher.js';
 import type { EncoderOptions } from './encoder.js';
 import { InferencePool } from './inference-pool.js';
@@ -14,16 +15,17 @@ import type { PairScorer } from '../match.js';
 export class CrossEncoderScorer implements PairScorer {
   readonly id: string;
   readonly batcher: InferenceBatcher;
-  private readonly memo = new Map<string, number>();
+  private readonly memo: Memo<string, number>;
 
   private constructor(
     readonly model: BuiltModel,
     private readonly pool: InferencePool,
     private readonly tokenizer: MenuTokenizer,
     private readonly calibration: { a: number; b: number },
-    opts: BatcherOptions,
+    opts: BatcherOptions & { readonly memoEntries?: number },
   ) {
     this.id = model.id;
+    this.memo = new Memo(opts.memoEntries ?? DEFAULT_MEMO_ENTRIES);
     this.batcher = new InferenceBatcher(async (b) => {
       const { data } = await pool.run(b);
       return Array.from({ length: b.rows }, (_, r) => data.subarray(r, r + 1));
@@ -38,7 +40,7 @@ export class CrossEncoderScorer implements PairScorer {
       what: { kind: 'cross-encoder' },
     });
     // Pairs are two names: twice the single-text budget.
-    const tokenizer = new MenuTokenizer(model.dir, Math.min(512, opts.maxSequenceTokens * 2));
+    const tokenizer = new MenuTokenizer(model.dir, Math.min(512, opts.maxSequenceTokens * 2), opts.memoEntries);
     return new CrossEncoderScorer(model, pool, tokenizer, model.calibration, opts);
   }
 
@@ -46,8 +48,8 @@ export class CrossEncoderScorer implements PairScorer {
     const out = new Array<number>(pairs.length);
     const todo: number[] = [];
     pairs.forEach(([a, b], i) => {
-      const hit = this.memo.get(`${a}\u0000${b}`);
-      if (hit !== undefined) out[i] = hit;
+      const hit = this.memo.peek(`${a}\u0000${b}`);
+      if (hit !== undefined) out[i] = hit.value;
       else todo.push(i);
     });
     if (todo.length > 0) {
@@ -59,7 +61,6 @@ export class CrossEncoderScorer implements PairScorer {
       todo.forEach((i, k) => {
         const p = 1 / (1 + Math.exp(-(this.calibration.a * logits[k]![0]! + this.calibration.b)));
         out[i] = p;
-        if (this.memo.size > 100_000) this.memo.clear();
         this.memo.set(`${pairs[i]![0]}\u0000${pairs[i]![1]}`, p);
       });
     }

@@ -1,19 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { LRUCache } from 'lru-cache';
+import { DEFAULT_MEMO_ENTRIES, Memo } from '../memo.js';
 
 export interface TokenizedText {
   /** Token ids including [CLS] … [SEP], truncated to the model's limit. */
   readonly ids: readonly number[];
 }
-
-/**
- * Distinct space-separated words encodeBatch remembers, least recently used out first. Menu vocabularies are a few
- * thousand words; the bound is for words that never come back (order numbers, codes): with 200,000 words kept until
- * the memo started over, a soak's "<dish> Special <n>" texts grew the heap by 28 MiB per 50,000 requests.
- */
-const WORD_MEMO_LIMIT = 50_000;
 
 /**
  * WordPiece tokenisation for the BERT encoders. @huggingface/tokenizers 0.2.0 has no batch or padding API, so this
@@ -24,9 +17,12 @@ export class MenuTokenizer {
   private readonly clsId: number;
   private readonly sepId: number;
   /** Word → its WordPiece ids (without [CLS]/[SEP]). */
-  private readonly wordIds = new LRUCache<string, readonly number[]>({ max: WORD_MEMO_LIMIT });
+  private readonly wordIds: Memo<string, readonly number[]>;
 
-  constructor(modelDir: string, private readonly maxTokens: number) {
+  /** `memoEntries`: distinct space-separated words encodeBatch remembers the ids of (src/core/memo.ts). Menu
+   * vocabularies are a few thousand words; the bound is for words that never come back (order numbers, codes). */
+  constructor(modelDir: string, private readonly maxTokens: number, memoEntries: number = DEFAULT_MEMO_ENTRIES) {
+    this.wordIds = new Memo(memoEntries);
     const json = JSON.parse(readFileSync(join(modelDir, 'tokenizer.json'), 'utf8')) as object;
     const config = JSON.parse(readFileSync(join(modelDir, 'tokenizer_config.json'), 'utf8')) as object;
     this.tokenizer = new Tokenizer(json, config);
@@ -52,7 +48,7 @@ export class MenuTokenizer {
       const ids = [this.clsId];
       for (const word of text.split(' ')) {
         if (word === '') continue;
-        const piece = this.wordIds.get(word) ?? this.rememberWord(word);
+        const piece = this.wordIds.get(word, () => this.tokenizer.encode(word).ids.slice(1, -1));
         for (const id of piece) ids.push(id);
         if (ids.length >= this.maxTokens) break;
       }
@@ -62,11 +58,6 @@ export class MenuTokenizer {
     });
   }
 
-  private rememberWord(word: string): readonly number[] {
-    const ids = this.tokenizer.encode(word).ids.slice(1, -1);
-    this.wordIds.set(word, ids);
-    return ids;
-  }
 
   /** A [CLS] a [SEP] b [SEP] pair for cross-encoders, with token type ids; b is truncated first. */
   encodePair(a: string, b: string): { ids: number[]; typeIds: number[] } {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { LRUCache } from 'lru-cache';
+import { DEFAULT_MEMO_ENTRIES, Memo } from '../memo.js';
 import { KNOWLEDGE_DIR } from '../paths.js';
 import { loadCueLexicons } from './cues.js';
 import type { CueLexicons } from './cues.js';
@@ -90,9 +90,7 @@ export interface Knowledge {
   readonly loadMs: number;
 }
 
-/** Entries a knowledge's text memo keeps by default (each a menu text's reading or a small table); the server's is
- * MENU_TEXT_MEMO_ENTRIES. */
-export const DEFAULT_MEMO_ENTRIES = 50_000;
+export { DEFAULT_MEMO_ENTRIES };
 
 /** A value computed on first read, then kept. */
 function once<T>(make: () => T): () => T {
@@ -116,13 +114,13 @@ export function loadKnowledge(dir: string = KNOWLEDGE_DIR, options: { prepare?: 
   const started = performance.now();
   const words = loadWordLexicons(dir);
   const book = loadDishBook(dir);
-  const lookup = buildDishLookup(book, () => loadLookupLexicons(dir), lookupWords(words));
+  const lookup = buildDishLookup(book, () => loadLookupLexicons(dir), lookupWords(words), memoEntries);
   const keepFinalS = words.keepFinalS;
   const singularOf = (word: string): string => singular(word, keepFinalS);
   const cues = loadCueLexicons(dir, { soft: new Set(words.boundaries.soft), dish: new Set(words.boundaries.dish) });
   const cleaning = once(() => loadCleaningLexicon(dir, book, { functionWords: words.devanagariFunctionWords, dictionary: lookup.devanagari }));
   const cleaner = once(() => new TextCleaner(cleaning(), words, memoEntries));
-  const memo = new LRUCache<string, { readonly value: unknown }>({ max: memoEntries });
+  const memo = new Memo<string, unknown>(memoEntries);
   // Variant swaps and defining words are read through the knowledge's own word rules, so they are made from it.
   const variantSwaps = once(() => loadVariantSwaps(dir, knowledge));
   const definingWords = once(() => loadDefiningWords(dir, knowledge));
@@ -156,12 +154,7 @@ export function loadKnowledge(dir: string = KNOWLEDGE_DIR, options: { prepare?: 
     },
     singular: singularOf,
     memo<T>(kind: string, text: string, make: () => T): T {
-      const key = `${kind}\u0000${text}`;
-      const hit = memo.get(key);
-      if (hit !== undefined) return hit.value as T;
-      const value = make();
-      memo.set(key, { value });
-      return value;
+      return memo.get(`${kind}\u0000${text}`, make) as T;
     },
     prepare() {
       lookup.prepare();

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { DEFAULT_MEMO_ENTRIES, Memo } from '../memo.js';
 import { HARD_NEGATIVES_HEADER, nameKey } from './dishes.js';
 import type { Course, Cuisine, Diet, Dish, DishBook, Protein } from './dishes.js';
 import { buildDevanagariDictionary, hasDevanagari, transliterateDevanagari } from './transliterate.js';
@@ -316,13 +317,14 @@ class FuzzyIndex {
   readonly uses = new Map<string, number>();
   private readonly byLetter = new Map<string, string[]>();
   /** word → its folded form(s), memoised: the ~18k keys repeat a few thousand words. */
-  private readonly folded = new Map<string, string>();
+  private readonly folded: Memo<string, string>;
   private optionalCache: Set<string> | null = null;
   private variantsCache: Map<string, string> | null = null;
   private forbiddenCache: Map<string, Set<number>> | null = null;
   private droppedCache: Map<string, KeyInfo[]> | null = null;
 
-  constructor(private readonly book: DishBook, readonly lex: LookupLexicons, readonly lw: LookupWords) {
+  constructor(private readonly book: DishBook, readonly lex: LookupLexicons, readonly lw: LookupWords, memoEntries: number) {
+    this.folded = new Memo(memoEntries);
     // How many keys use each word (after the misspelling fold): known words, and which spelling is commoner.
     const split: string[][] = [];
     for (const key of book.byKey.keys()) {
@@ -368,12 +370,7 @@ class FuzzyIndex {
     const out: string[] = [];
     for (const w of words) {
       if (!w) continue;
-      let folded = this.folded.get(w);
-      if (folded === undefined) {
-        const fixed = this.lex.misspellings.get(w);
-        folded = fixed !== undefined ? fixed : this.singular(w);
-        this.folded.set(w, folded);
-      }
+      const folded = this.folded.get(w, () => this.lex.misspellings.get(w) ?? this.singular(w));
       if (folded.includes(' ')) out.push(...folded.split(' '));
       else out.push(folded);
     }
@@ -556,7 +553,7 @@ class FuzzyIndex {
 class Lookup implements DishLookup {
   private readonly dishes: readonly Dish[];
   private readonly byKey: ReadonlyMap<string, readonly number[]>;
-  private readonly memo = new Map<string, DishMatch | null>();
+  private readonly memo: Memo<string, DishMatch | null>;
   private tokenIndex: Map<string, number[]> | null = null;
   private readonly tokenCues = new Map<string, TokenCue>();
   private fuzzyIndex: FuzzyIndex | null = null;
@@ -566,9 +563,11 @@ class Lookup implements DishLookup {
     private readonly book: DishBook,
     private readonly lexicons: LookupLexicons | (() => LookupLexicons),
     private readonly lw: LookupWords,
+    private readonly memoEntries: number,
   ) {
     this.dishes = book.dishes;
     this.byKey = book.byKey;
+    this.memo = new Memo(memoEntries);
   }
 
   get dishesByToken(): ReadonlyMap<string, readonly number[]> {
@@ -628,11 +627,7 @@ class Lookup implements DishLookup {
     // Part separators mark a combo: its parts are read by resolveCombo, never guessed at from the whole.
     const combo = this.lw.comboSeparator.test(text);
     const memoKey = combo ? `+${key}` : key;
-    const memo = this.memo.get(memoKey);
-    if (memo !== undefined) return memo;
-    const result = this.resolveKey(key, combo);
-    if (this.memo.size < 50_000) this.memo.set(memoKey, result);
-    return result;
+    return this.memo.get(memoKey, () => this.resolveKey(key, combo));
   }
 
   resolveCombo(text: string): ComboMatch | null {
@@ -656,7 +651,7 @@ class Lookup implements DishLookup {
   private index(): FuzzyIndex {
     if (!this.fuzzyIndex) {
       const lex = typeof this.lexicons === 'function' ? this.lexicons() : this.lexicons;
-      this.fuzzyIndex = new FuzzyIndex(this.book, lex, this.lw);
+      this.fuzzyIndex = new FuzzyIndex(this.book, lex, this.lw, this.memoEntries);
     }
     return this.fuzzyIndex;
   }
@@ -845,6 +840,6 @@ export function splitCombo(text: string, lw: LookupWords): string[] {
  * Builds the lookups over a loaded dish book (see the module comment for how names resolve). `lexicons` may be a
  * function: it is then called only when fuzzy matching is first needed.
  */
-export function buildDishLookup(book: DishBook, lexicons: LookupLexicons | (() => LookupLexicons), words: LookupWords): DishLookup {
-  return new Lookup(book, lexicons, words);
+export function buildDishLookup(book: DishBook, lexicons: LookupLexicons | (() => LookupLexicons), words: LookupWords, memoEntries: number = DEFAULT_MEMO_ENTRIES): DishLookup {
+  return new Lookup(book, lexicons, words, memoEntries);
 }

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { Memo } from '../memo.js';
 import { join } from 'node:path';
 import { readList, readTsv } from '../knowledge/tsv.js';
 import type { DishBook } from '../knowledge/dishes.js';
@@ -234,7 +235,7 @@ export class TextCleaner {
   private readonly keptSpellings: ReadonlyMap<string, readonly (readonly string[])[]>;
   /** vocabulary bucketed by first letter, for the fuzzy corrector. */
   private readonly buckets = new Map<string, string[]>();
-  private readonly fuzzyMemo = new Map<string, string | null>();
+  private readonly fuzzyMemo: Memo<string, string | null>;
   /** Recent inputs and their cleaned form: a warm /embed of 100 names spent most of its time re-cleaning them. The
    * results are immutable, so callers share them. */
   private readonly recent: LRUCache<string, CleanedText>;
@@ -254,9 +255,10 @@ export class TextCleaner {
    * The lexicon it cleans with (the query speller reads its vocabulary and misspellings rather than loading them
    * again) and the word lists of its patterns.
    */
-  /** `recentEntries`: how many distinct inputs it remembers the cleaned form of. */
+  /** `recentEntries`: how many distinct inputs it remembers the cleaned form of, and words their fuzzy reading. */
   constructor(readonly lexicon: CleaningLexicon, words: WordLexicons, recentEntries: number) {
     this.recent = new LRUCache<string, CleanedText>({ max: Math.max(1, recentEntries) });
+    this.fuzzyMemo = new Memo(recentEntries);
     this.promoRe = new RegExp(`${WB_START}(?:${alternation(lexicon.promo)})${WB_END}`, 'giu');
     this.sizeRe = new RegExp(`${WB_START}(?:${alternation(lexicon.sizes)})${WB_END}`, 'giu');
     this.promoPatternRes = promoPatternRes(words);
@@ -517,8 +519,10 @@ export class TextCleaner {
    * letter ("Laddooo", "Parathaa").
    */
   private fuzzy(word: string): string | null {
-    const memo = this.fuzzyMemo.get(word);
-    if (memo !== undefined) return memo;
+    return this.fuzzyMemo.get(word, () => this.nearestWord(word));
+  }
+
+  private nearestWord(word: string): string | null {
     const max = word.length >= 10 ? 2 : 1;
     let best: string | null = null;
     let bestD = max + 1;
@@ -534,9 +538,7 @@ export class TextCleaner {
         tie = true;
       }
     }
-    const result = bestD <= max && !tie && best !== null ? (this.misspellings.get(best) ?? best) : null;
-    if (this.fuzzyMemo.size < 100_000) this.fuzzyMemo.set(word, result);
-    return result;
+    return bestD <= max && !tie && best !== null ? (this.misspellings.get(best) ?? best) : null;
   }
 }
 
