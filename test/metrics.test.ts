@@ -2,6 +2,8 @@ import t from 'tap';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parsePrometheusText, valueOf, type Family } from './helpers/prometheus-text.js';
 import { createAccessControl } from '../src/core/accounts/access.js';
 import { AccountAdmin } from '../src/core/accounts/admin.js';
@@ -114,6 +116,24 @@ t.test('GET /metrics: Prometheus text for the operator key, and the counters mov
     t.equal(after.get('menu_http_request_duration_seconds')?.type, 'histogram');
     t.equal(after.get('menu_http_requests_total')?.type, 'counter');
     t.equal(after.get('menu_inference_queue_items')?.type, 'gauge');
+  });
+
+  t.test('the live heap is the heap in use after the last full collection, under the heap committed', async (t) => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    // Garbage the collection must not count: 20 MiB of strings nothing keeps.
+    let junk: string[] | null = Array.from({ length: 200_000 }, (_, i) => `garbage ${i} `.repeat(8));
+    const before = getHeapStatistics().used_heap_size;
+    junk = null;
+    gc();
+    const afterGc = getHeapStatistics().used_heap_size;
+    await new Promise((r) => setTimeout(r, 50)); // the GC observer reports on a later tick
+    const m = await scrape();
+    const live = sample(m, 'menu_nodejs_heap_live_bytes');
+    t.ok(before - afterGc > 15 * 2 ** 20, `the collection freed the garbage (${((before - afterGc) / 2 ** 20).toFixed(0)} MiB)`);
+    t.ok(live > 0 && live <= sample(m, 'menu_nodejs_heap_size_total_bytes'), 'live ≤ committed');
+    t.ok(Math.abs(live - afterGc) < 8 * 2 ** 20, `live ${(live / 2 ** 20).toFixed(1)} MiB ≈ used right after the collection ${(afterGc / 2 ** 20).toFixed(1)} MiB, not before it ${(before / 2 ** 20).toFixed(1)} MiB`);
+    t.equal(junk, null);
   });
 
   t.test('queue depth is read while work waits', async (t) => {

@@ -1,7 +1,7 @@
-/** The soak's RSS growth statistic (test/helpers/abuse.ts rssWindowGrowth): a leak shows; GC swings, a dip and the
- * heap settling after warm-up do not. */
+/** The soak's memory growth statistic (test/helpers/abuse.ts rssWindowGrowth over heldBytes): a leak shows; GC swings,
+ * a dip, the heap settling after warm-up and garbage awaiting a full collection do not. */
 import t from 'tap';
-import { rssWindowGrowth } from './helpers/abuse.js';
+import { heldBytes, rssWindowGrowth } from './helpers/abuse.js';
 
 // 600 s sampled every 2 s; V8's heap between major collections: 40 MiB swings on a 30 s period.
 const SECONDS = 600;
@@ -32,4 +32,29 @@ t.test('a leak of 15 % over the run is seen', async (t) => {
 t.test('a leak of 5 % stays under the bar', async (t) => {
   const growth = rssWindowGrowth(series((at) => 600 * (1 + (0.05 * at) / SECONDS)), WINDOW, SECONDS);
   t.ok(growth > 0.03 && growth <= 0.1, `small leak: ${(100 * growth).toFixed(1)} %`);
+});
+
+t.test('garbage piling up between rarer full collections moves RSS, not the memory held', async (t) => {
+  // Native 620 MiB and a live heap of 55 MiB throughout; the heap committed climbs from 110 to 260 MiB of garbage over
+  // the run's second half (full collections growing rarer), and RSS with it.
+  const at = (i: number) => i * 2;
+  const committed = (s: number) => (s < SECONDS / 2 ? 110 : 110 + (150 * (s - SECONDS / 2)) / (SECONDS / 2));
+  const samples = Array.from({ length: SECONDS / 2 + 1 }, (_, i) => ({ at: at(i), rss: 620 + committed(at(i)), heapCommitted: committed(at(i)), heapLive: 55 }));
+  const rss = rssWindowGrowth(samples.map((s) => ({ at: s.at, value: s.rss })), WINDOW, SECONDS);
+  const held = rssWindowGrowth(samples.map((s) => ({ at: s.at, value: heldBytes(s) })), WINDOW, SECONDS);
+  t.ok(rss > 0.1, `RSS reads it as growth: ${(100 * rss).toFixed(1)} %`);
+  t.ok(Math.abs(held) < 0.005, `memory held does not: ${(100 * held).toFixed(1)} %`);
+});
+
+t.test('a leak in live objects or in native memory moves the memory held', async (t) => {
+  const run = (live: (s: number) => number, native: (s: number) => number) =>
+    Array.from({ length: SECONDS / 2 + 1 }, (_, i) => {
+      const s = i * 2;
+      const committed = live(s) + 60 + sawtooth(s);
+      return { at: s, value: heldBytes({ rss: native(s) + committed, heapCommitted: committed, heapLive: live(s) }) };
+    });
+  const jsLeak = rssWindowGrowth(run((s) => 55 + (100 * s) / SECONDS, () => 620), WINDOW, SECONDS);
+  const nativeLeak = rssWindowGrowth(run(() => 55, (s) => 620 + (100 * s) / SECONDS), WINDOW, SECONDS);
+  t.ok(jsLeak > 0.1, `live heap +100 MiB: ${(100 * jsLeak).toFixed(1)} %`);
+  t.ok(nativeLeak > 0.1, `native +100 MiB: ${(100 * nativeLeak).toFixed(1)} %`);
 });

@@ -1,3 +1,5 @@
+import { constants, PerformanceObserver } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { BatchObserver } from './inference/batcher.js';
 
@@ -32,6 +34,8 @@ export class ServiceMetrics {
   private readonly batchTokens: Histogram<'role'>;
   private readonly batchRealTokens: Histogram<'role'>;
   private sources: MetricSources | null = null;
+  /** V8 heap in use just after the last full collection (null before the first one). */
+  private liveHeapBytes: number | null = null;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'menu_' });
@@ -116,6 +120,22 @@ export class ServiceMetrics {
       registers,
       collect() {
         this.set(self.sources?.cache()?.entries ?? 0);
+      },
+    });
+    // Between full collections V8 lets the heap fill with garbage, so heap used (and with it RSS) swings by a hundred
+    // MiB or more under steady load; what objects really hold is the heap right after a full (mark-compact)
+    // collection. A leak raises this level; garbage does not.
+    new PerformanceObserver((list) => {
+      if (list.getEntries().some((e) => ((e as { detail?: { kind?: number } }).detail)?.kind === constants.NODE_PERFORMANCE_GC_MAJOR)) {
+        this.liveHeapBytes = getHeapStatistics().used_heap_size;
+      }
+    }).observe({ entryTypes: ['gc'] });
+    new Gauge({
+      name: 'menu_nodejs_heap_live_bytes',
+      help: 'V8 heap in use just after the last full garbage collection: what live objects hold (heap used swings far above it between collections). Until the first full collection, heap used.',
+      registers,
+      collect() {
+        this.set(self.liveHeapBytes ?? getHeapStatistics().used_heap_size);
       },
     });
     new Gauge({

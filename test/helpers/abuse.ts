@@ -274,3 +274,19 @@ export function rssWindowGrowth(points: readonly { at: number; value: number }[]
   const last = points.filter((p) => p.at >= seconds - windowS).map((p) => p.value);
   return median(last) / median(first) - 1;
 }
+
+/** One sample of a server's memory: RSS, and its main V8 heap committed and live (after the last full collection). */
+export interface MemorySample {
+  readonly rss: number;
+  readonly heapCommitted: number;
+  readonly heapLive: number;
+}
+
+/**
+ * The memory a process holds: RSS less the main heap's garbage not yet collected (committed minus live). Garbage
+ * comes and goes with V8's collection cycle and moves RSS with it; a leak, in JavaScript objects or native memory,
+ * moves this.
+ */
+export function heldBytes(s: MemorySample): number {
+  return s.rss - s.heapCommitted + s.heapLive;
+}
