@@ -36,6 +36,26 @@ const CONTRACT: Case[] = [
   ['पनीर टिक्का', 'paneer tikka'],
 ];
 
+// Sizes whose numbers are spelled out, and the dash a removal leaves glued to the next word.
+const SPELLED_SIZES: Case[] = [
+  ['Chicken Biryani Half Kg', 'Chicken Biryani'],
+  ['Mango Lassi One Litre', 'Mango Lassi'],
+  ['Mutton Biryani (Half Kilogram)', 'Mutton Biryani'],
+  ['Mutton Biryani 1 Kilo', 'Mutton Biryani'],
+  ['Cold Coffee 300 Milliliters', 'Cold Coffee'],
+  ['Gulab Jamun Two Kg Tin', 'Gulab Jamun'],
+  ['Veg Thali (Serves One)', 'Veg Thali'],
+  ['Mini Meals Serves Two To Three', 'Mini Meals'],
+  ['Butter Naan Set Of Two', 'Butter Naan'],
+  ['Chicken Wings (Pack of 6 pieces with dip)', 'Chicken Wings with dip'],
+  ['Vada Pav Combo for 4-Cola', 'Vada Pav Combo Cola'],
+  // Kept: a fraction that is the dish, and words that only look like units or servings.
+  ['Half Fry', 'Half Fry'],
+  ['Set Dosa', 'Set Dosa'],
+  ['Kilo Kebab', 'Kilo Kebab'],
+  ['Coca-Cola', 'Coca-Cola'],
+];
+
 const PRICES: Case[] = [
   ['Paneer Butter Masala ₹249', 'Paneer Butter Masala'],
   ['Paneer Butter Masala ₹ 249.00', 'Paneer Butter Masala'],
@@ -418,6 +438,7 @@ const ALL_TABLES: Record<string, Case[]> = {
   NAMED_NUMBERS,
   PROMO,
   NUTRITION,
+  SPELLED_SIZES,
   EMOJI_AND_DECORATION,
   KEPT_DISH_WORDS,
   HALF_AND_FULL,

@@ -34,7 +34,7 @@ export const WORD_LIST_FILES: readonly WordListFile[] = [
   { file: 'query_words.tsv', header: ['word', 'kind'], kinds: ['meal_word', 'negator', 'cuisine_filler'] },
   { file: 'cuisine_queries.tsv', header: ['name', 'cuisine'], phrases: true },
   { file: 'serving_words.tsv', header: ['phrase', 'kind'], kinds: ['query', 'group', 'share', 'pair', 'single', 'not_portion'], phrases: ['group', 'single'] },
-  { file: 'number_words.tsv', header: ['word', 'value', 'kind'], kinds: ['serving', 'counted', 'piece_count', 'spelled_count'] },
+  { file: 'number_words.tsv', header: ['word', 'value', 'kind'], kinds: ['serving', 'counted', 'piece_count', 'spelled_count', 'quantity'] },
   { file: 'combo_words.tsv', header: ['word', 'kind'], kinds: ['separator', 'joiner', 'tail', 'marker', 'chain_meal_code'], anyCase: ['chain_meal_code'] },
   { file: 'boundary_words.tsv', header: ['word', 'kind'], kinds: ['soft', 'dish'] },
   { file: 'filler_words.tsv', header: ['word', 'kind'], kinds: ['lookup', 'dish_words'] },
@@ -48,7 +48,7 @@ export const WORD_LIST_FILES: readonly WordListFile[] = [
   { file: 'tag_roles.tsv', header: ['tag', 'role'], kinds: ['kind', 'section'] },
   { file: 'cleaning_words.tsv', header: ['word', 'kind'], kinds: [
     'edge_only_size', 'leading_portion_name', 'edge_only_promo', 'count_named', 'named_number', 'free_from',
-    'bracketed_size', 'container', 'pack', 'free_item',
+    'bracketed_size', 'container', 'pack', 'free_item', 'measure',
   ], phrases: ['edge_only_promo', 'container'] },
   { file: 'devanagari_function_words.tsv', header: ['devanagari', 'latin'] },
   { file: 'nonfood_cues.tsv', header: ['pattern', 'list'], kinds: [
@@ -88,6 +88,7 @@ export interface WordLexicons {
     readonly counted: ReadonlyMap<string, number>;
     readonly pieceCount: ReadonlyMap<string, number>;
     readonly spelledCount: ReadonlyMap<string, number>;
+    readonly quantity: ReadonlyMap<string, number>;
   };
   /** combo_words.tsv, each kind in file order. */
   readonly combo: {
@@ -133,6 +134,7 @@ export interface WordLexicons {
     readonly container: readonly string[];
     readonly pack: readonly string[];
     readonly freeItem: readonly string[];
+    readonly measure: readonly string[];
   };
   /** devanagari_function_words.tsv: Devanagari word (NFC) → Latin spelling. */
   readonly devanagariFunctionWords: ReadonlyMap<string, string>;
@@ -198,7 +200,8 @@ export function loadWordLexicons(dir: string): WordLexicons {
   const numbers = (kind: string): ReadonlyMap<string, number> =>
     new Map(rows('number_words.tsv').filter((r) => r.kind === kind).map((r) => {
       const value = Number(r.cells[1]);
-      if (!Number.isInteger(value) || value < 1) throw new Error(`${r.where}: value "${r.cells[1]}" is not a positive whole number`);
+      // Amounts of weight or volume may be fractions (half, quarter); counts are whole.
+      if (kind === 'quantity' ? !(value > 0) : !Number.isInteger(value) || value < 1) throw new Error(`${r.where}: value "${r.cells[1]}" is not a positive ${kind === 'quantity' ? '' : 'whole '}number`);
       return [r.entry, value];
     }));
   const tags = (role: string): Tag[] =>
@@ -237,6 +240,7 @@ export function loadWordLexicons(dir: string): WordLexicons {
       counted: numbers('counted'),
       pieceCount: numbers('piece_count'),
       spelledCount: numbers('spelled_count'),
+      quantity: numbers('quantity'),
     },
     combo: {
       separator: entries('combo_words.tsv', 'separator'),
@@ -269,6 +273,7 @@ export function loadWordLexicons(dir: string): WordLexicons {
       bracketedSize: entries('cleaning_words.tsv', 'bracketed_size'),
       container: entries('cleaning_words.tsv', 'container'),
       pack: entries('cleaning_words.tsv', 'pack'),
+      measure: entries('cleaning_words.tsv', 'measure'),
       freeItem: entries('cleaning_words.tsv', 'free_item'),
     },
     devanagariFunctionWords: new Map(rows('devanagari_function_words.tsv').map((r) => [r.entry.normalize('NFC'), r.cells[1]!])),

@@ -140,13 +140,17 @@ const UNIT = '(?:ml|l|ltr|ltrs|litre|litres|liter|liters|cl|oz|fl\\.?\\s?oz|g|gm
 function sizePatternRes(words: WordLexicons): RegExp[] {
   /** A pack word after a quantity belongs to the quantity ("Diet Coke 300ml Can", "Pepsi 475ml Pet"). */
   const containerAfterQuantity = `(?:\\s+(?:${literalAlternatives(words.cleaning.container, '\\s*')}))?`;
+  const measure = literalAlternatives(words.cleaning.measure);
+  const heads = literalAlternatives([...words.numbers.serving.keys()]);
+  const counts = literalAlternatives([...words.numbers.spelledCount.keys()]);
+  const pieces = literalAlternatives([...words.pieceWords]);
   return [
-    new RegExp(`${WB_START}serv(?:es?|ings?)\\s*[:-]?\\s*\\d+(?:\\s*(?:-|to)\\s*\\d+)?(?:\\s*(?:people|persons?|pax|guests?|cups?|plates?|portions?))?${WB_END}`, 'giu'),
+    new RegExp(`${WB_START}serv(?:es?|ings?)\\s*[:-]?\\s*(?:\\d+|${heads})(?:\\s*(?:-|to)\\s*(?:\\d+|${heads}))?(?:\\s*(?:people|persons?|pax|guests?|cups?|plates?|portions?))?${WB_END}`, 'giu'),
     new RegExp(`${WB_START}(?:feeds|for)\\s+\\d+(?:\\s*(?:-|to)\\s*\\d+)?\\s*(?:people|persons?|pax|guests?)${WB_END}`, 'giu'),
-    new RegExp(`${WB_START}(?:${literalAlternatives(words.cleaning.pack)})\\s+of\\s+\\d+${WB_END}`, 'giu'),
+    new RegExp(`${WB_START}(?:${literalAlternatives(words.cleaning.pack)})\\s+of\\s+(?:\\d+|${counts})(?:\\s*(?:${pieces}))?${WB_END}`, 'giu'),
     // "Party for 2 (Veg)", "Hut Treat Meal for 4 - Non Veg", "Platter for 4-Peri Peri Dip": a head count before an edge.
     new RegExp(`${WB_START}for\\s+\\d{1,2}(?:\\s*(?:-|to)\\s*\\d{1,2})?(?=\\s*(?:$|[)\\]}\\-–—:|,+(&]|(?:with|non|veg)(?![\\p{L}])))`, 'giu'),
-    new RegExp(`${WB_START}(?:\\d+\\s*/\\s*\\d+|\\d+(?:\\.\\d+)?(?:\\s*(?:-|to)\\s*\\d+(?:\\.\\d+)?)?)\\s*${UNIT}${WB_END}${containerAfterQuantity}`, 'giu'),
+    new RegExp(`${WB_START}(?:\\d+\\s*/\\s*\\d+|\\d+(?:\\.\\d+)?(?:\\s*(?:-|to)\\s*\\d+(?:\\.\\d+)?)?)\\s*(?:${UNIT}|${measure})${WB_END}${containerAfterQuantity}`, 'giu'),
     // Nutrition facts printed in the name: "[55g Protein]", "(Protein-25g)", "[284 Kcal]".
     new RegExp(`${WB_START}\\d+(?:\\.\\d+)?\\s*(?:g|gm|gms|grams?)?\\s*(?:-\\s*)?(?:protein|carbs?|carbohydrates?|fats?|fib(?:re|er)|sugars?)${WB_END}`, 'giu'),
     new RegExp(`${WB_START}(?:protein|carbs?|fats?)\\s*[-:]?\\s*\\d+(?:\\.\\d+)?\\s*(?:g|gm|gms|grams?)${WB_END}`, 'giu'),
@@ -155,6 +159,10 @@ function sizePatternRes(words: WordLexicons): RegExp[] {
     // Inches as pizza menus print them: 9", 12'', 12''', 8″.
     new RegExp(`${WB_START}\\d+(?:\\.\\d+)?\\s*(?:"|''+|″|”)`, 'gu'),
   ];
+}
+/** An amount spelled out before a unit of weight or volume: "Biryani Half Kg", "Lassi One Litre". */
+function spelledQuantityRe(words: WordLexicons): RegExp {
+  return new RegExp(`${WB_START}(?:${literalAlternatives([...words.numbers.quantity.keys()])})\\s*(?:${literalAlternatives(words.cleaning.measure)})${WB_END}`, 'giu');
 }
 /** A count spelled out before a piece unit: "Crunchy Chicken Nuggets (Six Pcs)". */
 function wordCountRe(words: WordLexicons): RegExp {
@@ -223,6 +231,7 @@ export class TextCleaner {
   private readonly sizeRe: RegExp;
   private readonly promoPatternRes: readonly RegExp[];
   private readonly sizePatternRes: readonly RegExp[];
+  private readonly spelledQuantityRe: RegExp;
   private readonly wordCountRe: RegExp;
   private readonly countRe: RegExp;
   private readonly bracketedSizeRe: RegExp;
@@ -263,6 +272,7 @@ export class TextCleaner {
     this.sizeRe = new RegExp(`${WB_START}(?:${alternation(lexicon.sizes)})${WB_END}`, 'giu');
     this.promoPatternRes = promoPatternRes(words);
     this.sizePatternRes = sizePatternRes(words);
+    this.spelledQuantityRe = spelledQuantityRe(words);
     this.wordCountRe = wordCountRe(words);
     this.countRe = countRe(words);
     this.bracketedSizeRe = bracketedSizeRe(words);
@@ -337,7 +347,11 @@ export class TextCleaner {
       for (const re of this.promoPatternRes) collect(re, 'promo');
       for (const re of this.sizePatternRes) collect(re, 'size');
       collect(this.countRe, 'size', (m) => !this.words.countNamed.has((m[2] ?? '').toLowerCase()));
+    } else if (/serv|\bof\s/iu.test(s)) {
+      // Head counts and pack counts spelled out ("Thali (Serves One)", "Naan Set Of Two").
+      for (const re of this.sizePatternRes) collect(re, 'size');
     }
+    collect(this.spelledQuantityRe, 'size');
     const hasBracket = /[([{]/u.test(s);
     if (/(?:pc|piece|no)s?\b/iu.test(s)) collect(this.wordCountRe, 'size');
     if (hasBracket) {
@@ -415,6 +429,8 @@ export class TextCleaner {
       .replace(/^[\s\-–—,.;:/+&|]+/u, '')
       .replace(/[\s\-–—,;:/+&|]+$/u, '')
       .replace(/(?<=\s)[-–—/|,]+(?=\s)/gu, ' ')
+      // A dash a removal left glued to the next word ("Combo for 4-Cola" → "Combo -Cola"): no word starts with one.
+      .replace(/(?<=\s)[-–—]+(?=\p{L})/gu, ' ')
       .replace(/\s+/g, ' ')
       .trim();
     // A slash keeps hold of the word it was attached to when a count after it goes ("Roti/2 Naan" → "Roti/Naan").
