@@ -49,6 +49,9 @@ const SPELLED_SIZES: Case[] = [
   ['Butter Naan Set Of Two', 'Butter Naan'],
   ['Chicken Wings (Pack of 6 pieces with dip)', 'Chicken Wings with dip'],
   ['Vada Pav Combo for 4-Cola', 'Vada Pav Combo Cola'],
+  // A count before the word its piece word qualifies goes; the pieces stay.
+  ['Fried Chicken 2 Wing Pcs', 'Fried Chicken Wing Pcs'],
+  ['Cheese Toast 4 Cheese Slices', 'Cheese Toast 4 Cheese Slices'],
   // Kept: a fraction that is the dish, and words that only look like units or servings.
   ['Half Fry', 'Half Fry'],
   ['Set Dosa', 'Set Dosa'],
@@ -170,7 +173,7 @@ const COUNTS: Case[] = [
   ['Aloo With 4 Poori And Boondi Raita', 'Aloo With Poori And Boondi Raita'],
   ['Crunchy Veg Taco+BK Veggie Burger+Fries(M)+2Coke', 'Crunchy Veg Taco + BK Veggie Burger + Fries + Coke'],
   ['2Whopper Jr Veg+2Korean Spicy Fries.', 'Whopper Jr Veg + Korean Spicy Fries'],
-  ['Peri Peri Chicken 5 Leg Piece & 2 Dips', 'Peri Peri Chicken 5 Leg Piece & Dips'],
+  ['Peri Peri Chicken 5 Leg Piece & 2 Dips', 'Peri Peri Chicken Leg Piece & Dips'],
   ['Paneer Butter Masala + 3 Tawa Roti/2 Garlic Oregano Paratha', 'Paneer Butter Masala + Tawa Roti/Garlic Oregano Paratha'],
   ['Chicken Surprise Burger + 4 Pc Chicken McNuggets + Coke', 'Chicken Surprise Burger + Chicken McNuggets + Coke'],
   ['Boneless Wings(7pcs)+Fiery Hell Dip.', 'Boneless Wings + Fiery Hell Dip'],

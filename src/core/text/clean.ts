@@ -168,6 +168,11 @@ function spelledQuantityRe(words: WordLexicons): RegExp {
 function wordCountRe(words: WordLexicons): RegExp {
   return new RegExp(`${WB_START}(?:${literalAlternatives([...words.numbers.spelledCount.keys()])})\\s+(?:pcs?|pieces?|nos?)${WB_END}`, 'giu');
 }
+/** A count before the word a piece word qualifies: the count goes, the pieces stay ("Chicken 5 Leg Piece Bucket"),
+ * unless the count names the word ("4 Cheese Slice"). */
+function countOfPiecesRe(words: WordLexicons): RegExp {
+  return new RegExp(`${WB_START}(?:1[0-2]|[1-9])\\s+(?=(\\p{L}+)\\s+(?:${literalAlternatives([...words.pieceWords])})${WB_END})`, 'giu');
+}
 /** "Free" after one of the lexicon's free_from words is a diet claim that names the dish ("Sugar Free Lassi"). */
 function freeFromRe(words: WordLexicons): RegExp {
   return new RegExp(`(?:${literalAlternatives(words.cleaning.freeFrom)})[\\s-]*$`, 'iu');
@@ -233,6 +238,7 @@ export class TextCleaner {
   private readonly sizePatternRes: readonly RegExp[];
   private readonly spelledQuantityRe: RegExp;
   private readonly wordCountRe: RegExp;
+  private readonly countOfPiecesRe: RegExp;
   private readonly countRe: RegExp;
   private readonly bracketedSizeRe: RegExp;
   private readonly freeFromRe: RegExp;
@@ -274,6 +280,7 @@ export class TextCleaner {
     this.sizePatternRes = sizePatternRes(words);
     this.spelledQuantityRe = spelledQuantityRe(words);
     this.wordCountRe = wordCountRe(words);
+    this.countOfPiecesRe = countOfPiecesRe(words);
     this.countRe = countRe(words);
     this.bracketedSizeRe = bracketedSizeRe(words);
     this.freeFromRe = freeFromRe(words);
@@ -347,6 +354,7 @@ export class TextCleaner {
       for (const re of this.promoPatternRes) collect(re, 'promo');
       for (const re of this.sizePatternRes) collect(re, 'size');
       collect(this.countRe, 'size', (m) => !this.words.countNamed.has((m[2] ?? '').toLowerCase()));
+      collect(this.countOfPiecesRe, 'size', (m) => !this.words.countNamed.has((m[1] ?? '').toLowerCase()));
     } else if (/serv|\bof\s/iu.test(s)) {
       // Head counts and pack counts spelled out ("Thali (Serves One)", "Naan Set Of Two").
       for (const re of this.sizePatternRes) collect(re, 'size');
