@@ -125,6 +125,21 @@ t.test('/dedup through HTTP', async (t) => {
     t.ok(b.singletons.includes('Chicken Tikka') && b.singletons.includes('Paneer Tikka Masala'));
   });
 
+  t.test('one food in two words: /dedup clusters what /match calls the same dish', async (t) => {
+    // Words of one `same` group of knowledge/lexicon/search_equivalents.tsv (chai / tea, jeera / cumin, gobi /
+    // cauliflower, lemon / lime) pair up in the word guard, as they do in /match's same-dish keys.
+    const pairs: [string, string][] = [['Masala Chai', 'Masala Tea'], ['Jeera Rice', 'Cumin Rice'], ['Gobi Manchurian', 'Cauliflower Manchurian'], ['Lemon Soda', 'Fresh Lime Soda']];
+    for (const [a, b] of pairs) {
+      const m = await call(srv.url, 'POST', '/match', { pairs: [{ text_a: a, text_b: b }] }, auth);
+      const d = (await dedup({ items: [a, b] })).body;
+      t.equal(m.body.results[0].match, true, `/match: ${a} / ${b}`);
+      t.same(d.clusters.map((c: { members: string[] }) => [...c.members].sort()), [[a, b].sort()], `/dedup: ${a} / ${b}`);
+    }
+    // A named variant beside its plain dish is still two items.
+    const variants = (await dedup({ items: ['Veg Noodles', 'Veg Schezwan Noodles', 'Masala Chai', 'Ginger Tea'] })).body;
+    t.equal(variants.clusters.length, 0, 'Veg Noodles / Veg Schezwan Noodles and Masala Chai / Ginger Tea stay apart');
+  });
+
   t.test('exact duplicate texts are always one cluster, at any threshold', async (t) => {
     const items = ['Masala Dosa', 'Idli', 'Masala Dosa', 'Vada', 'Masala Dosa'];
     const b = (await dedup({ items, cosine_threshold: 1 })).body;

@@ -7,6 +7,7 @@ import { editDistance } from './text/clean.js';
 import { differingWords, dishWords } from './dish-words.js';
 import { parseCleanedText } from './menu-text.js';
 import { soundKey } from './knowledge/transliterate.js';
+import { sameFoodWords } from './knowledge/equivalents.js';
 
 /**
  * The dish-defining word guard: whether two names are different dishes by their words alone. Used by /dedup (every
@@ -119,7 +120,7 @@ export function wordDifference(k: Knowledge, wa: readonly string[], wb: readonly
   if (wa.join('') === wb.join('')) return null;
   const [onlyA, onlyB] = differingWords(wa, wb);
   const [restA, restB] = unpaired(onlyA, onlyB, (w, o) =>
-    isSpellingOf(w, o, lex) || (synonyms && (isCompoundPart(w, o) || isCompoundPart(o, w) || isSameProtein(k, w, o))));
+    isSpellingOf(w, o, lex) || sameFoodWords(k.equivalents, w, o) || (synonyms && (isCompoundPart(w, o) || isCompoundPart(o, w) || isSameProtein(k, w, o))));
   if (restA.length === 0 && restB.length === 0) return null;
   const isDefining = (w: string): boolean => /^\d+$/.test(w) || lex.defining.has(w);
   if (synonyms) {

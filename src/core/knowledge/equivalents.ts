@@ -18,6 +18,8 @@ export interface SearchEquivalents {
   readonly groupsByWord: ReadonlyMap<string, ReadonlySet<string>>;
   /** Lower-case, accents folded, plural folded: how both a query's and an item's words are compared. */
   foldWord(word: string): string;
+  /** Folded one-word name of a `same`-scope group → the group's token: "chai" and "tea" share one. */
+  readonly sameDishWordGroup: ReadonlyMap<string, string>;
 }
 
 /** `singular` folds a plural the way the word guards do (dish-words.ts). */
@@ -50,7 +52,18 @@ export function loadSearchEquivalents(dir: string, singular: (word: string) => s
     set.add(p.token);
     groupsByWord.set(w, set);
   }
-  return { byFirstWord: map, groupsByWord, foldWord };
+  const sameDishWordGroup = new Map<string, string>();
+  for (const list of map.values()) for (const p of list) if (p.sameDish && p.words.length === 1) sameDishWordGroup.set(p.words[0]!, p.token);
+  return { byFirstWord: map, groupsByWord, foldWord, sameDishWordGroup };
+}
+
+/**
+ * Whether two words are one-word names of one `same`-scope group, one food in two words (chai / tea, jeera / cumin,
+ * gobi / cauliflower): match and dedup read a name with one as the name with the other.
+ */
+export function sameFoodWords(eq: SearchEquivalents, a: string, b: string): boolean {
+  const ga = eq.sameDishWordGroup.get(eq.foldWord(a));
+  return ga !== undefined && ga === eq.sameDishWordGroup.get(eq.foldWord(b));
 }
 
 /** The phrases of any group that start at word `i` of folded `words`, longest first. */
