@@ -99,6 +99,9 @@ export async function evalDedup(kit: EvalKit, sets: EvalSets, label: string): Pr
       if (clustered === matched[i]!.match) agree++;
       else if (matched[i]!.match) matchOnly++;
       else dedupOnly++;
+      if (clustered !== matched[i]!.match && sets.side === 'dev' && process.argv.includes('--errors')) {
+        console.log(`#   disagree (${matched[i]!.match ? '/match only' : '/dedup only'}; labelled ${r.same ? 'same' : 'different'}, ${r.kind})  ${r.text_a} ~ ${r.text_b}`);
+      }
     }
     metric(`dedup_match_agreement${label}`, agree / rows.length, `${rows.length} labelled match pairs, each also sent to /dedup as a two-item menu; /match alone says same ${matchOnly}, /dedup alone clusters ${dedupOnly}`);
   });
