@@ -8,6 +8,17 @@ import { judgeNonFood } from './nonfood.js';
 import type { Services } from './services.js';
 import type { RemovedNoise } from './text/clean.js';
 import { dot } from './inference/encoder.js';
+import { cosineTopK } from '../native/index.js';
+
+/** The width of the vectors suggestions compare (the full 384-d embedding). */
+const DIMENSION = 384;
+
+/** Unit vectors of one width as one row-major matrix. */
+function rowsOf(vectors: readonly Float32Array[]): Float32Array {
+  const out = new Float32Array(vectors.length * DIMENSION);
+  vectors.forEach((v, i) => out.set(v, i * DIMENSION));
+  return out;
+}
 
 /**
  * Cart upsell suggestions (POST /suggest).
@@ -287,7 +298,7 @@ export async function suggestWithDetail(
   menuCategories: ReadonlySet<Course>;
 }> {
   const k = services.knowledge;
-  const { texts, vectors } = await services.embedTexts([...cart, ...menu], 384);
+  const { texts, vectors } = await services.embedTexts([...cart, ...menu], DIMENSION);
   const cuisines = predictCuisines(k, services.modelId, texts, vectors);
   const facts: ItemFacts[] = texts.map((c, i) => {
     const profile = c.profile;
@@ -328,13 +339,21 @@ export async function suggestWithDetail(
     menuFacts.map((m) => m.text),
     menuVectors,
   );
-  const closeness = menuVectors.map((v) => Math.max(...cartVectors.map((c) => dot(v, c))));
+  // Every menu item against every cart item once (the vector addon, best first): the nearest gives an item's closeness
+  // to the cart, and each pair's cosine feeds the same-dish test below.
+  const cartCount = cartVectors.length;
+  const allCart = cosineTopK(rowsOf(menuVectors), rowsOf(cartVectors), DIMENSION, cartCount);
+  const cartCosine = new Float32Array(menuVectors.length * cartCount);
+  for (let q = 0; q < menuVectors.length; q++) {
+    for (let r = 0; r < cartCount; r++) cartCosine[q * cartCount + allCart.indices[q * cartCount + r]!] = allCart.scores[q * cartCount + r]!;
+  }
+  const closeness = menuVectors.map((_, i) => (cartCount > 0 ? allCart.scores[i * cartCount]! : -1));
   let candidates = menuFacts
     .map((m, i) => ({ m, i }))
     .filter(({ m, i }) => named(m) && nonFood[i]!.category === null && (summary.dietary !== 'veg' || m.diet === 'veg'));
   const afterDietCategories = new Set(candidates.map(({ m }) => m.category));
   const afterNonFoodCategories = new Set(menuFacts.filter((m, i) => named(m) && nonFood[i]!.category === null).map((m) => m.category));
-  const cartPairs = candidates.flatMap(({ m, i }) => cartFacts.map((c, j) => [m, c, dot(menuVectors[i]!, cartVectors[j]!)] as const));
+  const cartPairs = candidates.flatMap(({ m, i }) => cartFacts.map((c, j) => [m, c, cartCosine[i * cartCount + j]!] as const));
   const inCart = await sameDishPairs(k, cartPairs);
   const excluded = new Set<number>();
   candidates.forEach(({ i }, n) => {

@@ -6,13 +6,27 @@ export function foldAccents(s: string): string {
   return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 }
 
-/** lexicon/translations.tsv: other-language phrases as folded words with their English menu word, longest first. */
-export type TranslationTable = readonly { readonly words: readonly string[]; readonly english: string }[];
+interface Translation {
+  readonly words: readonly string[];
+  readonly english: string;
+}
+
+/** lexicon/translations.tsv: other-language phrases as folded words with their English menu word, by first word,
+ * longest first. */
+export type TranslationTable = ReadonlyMap<string, readonly Translation[]>;
 
 export function loadTranslations(dir: string): TranslationTable {
-  return readTsv(join(dir, 'lexicon', 'translations.tsv'), ['word', 'english'])
-    .map((r) => ({ words: foldAccents(r.cells[0]!).split(/[\s']+/).filter(Boolean), english: r.cells[1]! }))
-    .sort((a, b) => b.words.length - a.words.length);
+  const byFirstWord = new Map<string, Translation[]>();
+  for (const r of readTsv(join(dir, 'lexicon', 'translations.tsv'), ['word', 'english'])) {
+    const words = foldAccents(r.cells[0]!).split(/[\s']+/).filter(Boolean);
+    if (words.length === 0) continue;
+    const list = byFirstWord.get(words[0]!) ?? [];
+    list.push({ words, english: r.cells[1]! });
+    byFirstWord.set(words[0]!, list);
+  }
+  // Stable: of two phrases of one length, the file's first wins, as it did when the whole table was scanned in order.
+  for (const list of byFirstWord.values()) list.sort((a, b) => b.words.length - a.words.length);
+  return byFirstWord;
 }
 
 /**
@@ -25,7 +39,7 @@ export function toEnglishFoodWords(table: TranslationTable, text: string): strin
   const out: string[] = [];
   let changed = false;
   for (let i = 0; i < words.length; ) {
-    const hit = table.find((t) => t.words.every((w, k) => words[i + k] === w));
+    const hit = table.get(words[i]!)?.find((t) => t.words.every((w, k) => words[i + k] === w));
     if (hit) {
       out.push(hit.english);
       i += hit.words.length;
