@@ -181,9 +181,20 @@ t.test('inference on worker threads', { skip: model ? false : 'models are not bu
     await t.rejects(pool.run(batch([101, 10 ** 8, 102])), 'a token id outside the vocabulary fails in ONNX Runtime');
     const ok = await pool.run(batch(tokenizer.encode('masala dosa').ids as number[]));
     t.equal(ok.data.length, built.hiddenSize, 'the next run is served');
-    // A worker thread that dies fails the run it held and is replaced.
+    // A worker thread that dies fails the run it held and is replaced. The run is made long (256 rows of 128 tokens,
+    // hundreds of milliseconds) so that it is still running when the worker is terminated: a one-text run can finish
+    // first, and then nothing fails.
     const slots = (pool as unknown as { slots: { worker: { terminate(): Promise<number> } }[] }).slots;
-    const pending = pool.run(batch(tokenizer.encode('paneer tikka').ids as number[]));
+    const words = tokenizer.encode('paneer tikka masala').ids.slice(1, -1) as number[];
+    const [cls, sep] = [tokenizer.encode('a').ids[0]!, tokenizer.encode('a').ids.at(-1)!];
+    const rows = 256, seqLen = 128;
+    const tokens = new Int32Array(rows * seqLen);
+    for (let r = 0; r < rows; r++) {
+      tokens[r * seqLen] = cls;
+      for (let c = 1; c < seqLen - 1; c++) tokens[r * seqLen + c] = words[c % words.length]!;
+      tokens[r * seqLen + seqLen - 1] = sep;
+    }
+    const pending = pool.run({ rows, seqLen, tokens, lengths: new Uint16Array(rows).fill(seqLen), typeIds: null, dimensions: null });
     await slots[0]!.worker.terminate();
     await t.rejects(pending, /exited/, 'the run held by the dead worker fails');
     const again = await pool.run(batch(tokenizer.encode('paneer tikka').ids as number[]));
