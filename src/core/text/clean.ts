@@ -1,4 +1,3 @@
-import { LRUCache } from 'lru-cache';
 import { Memo } from '../memo.js';
 import { join } from 'node:path';
 import { readList, readTsv } from '../knowledge/tsv.js';
@@ -253,7 +252,7 @@ export class TextCleaner {
   private readonly fuzzyMemo: Memo<string, string | null>;
   /** Recent inputs and their cleaned form: a warm /embed of 100 names spent most of its time re-cleaning them. The
    * results are immutable, so callers share them. */
-  private readonly recent: LRUCache<string, CleanedText>;
+  private readonly recent: Memo<string, CleanedText>;
 
   /**
    * Whether any word of `text` is in the cleaning vocabulary or is a listed misspelling. Accents are folded; a text
@@ -272,7 +271,7 @@ export class TextCleaner {
    */
   /** `recentEntries`: how many distinct inputs it remembers the cleaned form of, and words their fuzzy reading. */
   constructor(readonly lexicon: CleaningLexicon, words: WordLexicons, recentEntries: number) {
-    this.recent = new LRUCache<string, CleanedText>({ max: Math.max(1, recentEntries) });
+    this.recent = new Memo(recentEntries);
     this.fuzzyMemo = new Memo(recentEntries);
     this.promoRe = new RegExp(`${WB_START}(?:${alternation(lexicon.promo)})${WB_END}`, 'giu');
     this.sizeRe = new RegExp(`${WB_START}(?:${alternation(lexicon.sizes)})${WB_END}`, 'giu');
@@ -300,11 +299,7 @@ export class TextCleaner {
   }
 
   clean(input: string): CleanedText {
-    const hit = this.recent.get(input);
-    if (hit) return hit;
-    const cleaned = this.cleanUncached(input);
-    this.recent.set(input, cleaned);
-    return cleaned;
+    return this.recent.get(input, () => this.cleanUncached(input));
   }
 
   /** clean() without the memo of recent inputs (what the benchmark times as the cost of cleaning). */
