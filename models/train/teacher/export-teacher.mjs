@@ -5,7 +5,10 @@
 // record its sha256).
 //
 //   npx tspc -p tsconfig.json && node models/train/teacher/export-teacher.mjs [--out DIR] [--menus N] [--threads N]
+//        [--parts pairs,search]
 //
+// --parts runs some of the two teacher parts (same-dish pairs, search grades); each has its own seeded random stream,
+// so a part's output is the same whether the other ran in the same process or not, and the manifest is merged.
 // Needs the compiled service (dist/) and the served models built (models/build/). Deterministic for a given checkout,
 // ../shared/data and build: seeded sampling, no clocks. Outputs:
 //   corpus.jsonl        one real menu name per line: source, restaurant, original and cleaned text
@@ -22,7 +25,7 @@
 // are read), and the development sets of holdback.json: their restaurants (any corpus restaurant sharing a third of a
 // held-back menu's names) and every text they hold.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -36,6 +39,7 @@ const option = (name, fallback) => {
 const OUT = option('--out', join(ROOT, 'models', 'cache', 'teacher'));
 const MAX_MENUS = Number(option('--menus', '100000'));
 const THREADS = option('--threads', '2');
+const PARTS = new Set(option('--parts', 'pairs,search').split(','));
 const log = (m) => console.log(`[teacher] ${m}`);
 
 const { loadConfig } = await import(dist('src/config.js'));
@@ -51,7 +55,10 @@ const { typoCopies } = await import(dist('eval/typos.js'));
 
 const holdback = JSON.parse(readFileSync(join(ROOT, 'models', 'train', 'teacher', 'holdback.json'), 'utf8'));
 const split = JSON.parse(readFileSync(join(ROOT, 'eval', 'split.json'), 'utf8'));
-const random = seededRandom(20261129);
+const SEED = 20261129;
+// Each part draws from its own stream (see --parts).
+let random = seededRandom(SEED);
+const startPart = (offset) => { random = seededRandom(SEED + offset); };
 const pick = (xs) => xs[Math.floor(random() * xs.length)];
 const shuffled = (xs) => {
   const copy = [...xs];
@@ -162,97 +169,100 @@ for (const d of book.dishes) for (const form of [d.name, ...d.aliases]) if (!hel
 log(`corpus: ${corpus.length} distinct cleaned real names; knowledge base: ${kbNames.length} names of ${book.dishes.length} dishes`);
 writeLines('corpus.jsonl', corpus.map((c) => ({ cleaned: c.cleaned, original: c.original, source: c.source, restaurants: [...c.restaurants].sort() })));
 
-const t0 = Date.now();
-const vectors = await enc.encode(corpus.map((c) => c.cleaned), 384);
-const matrix = new Float32Array(corpus.length * 384);
-vectors.forEach((v, i) => matrix.set(v, i * 384));
-log(`embedded the corpus in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+if (PARTS.has('pairs')) {
+  startPart(1);
+  const t0 = Date.now();
+  const vectors = await enc.encode(corpus.map((c) => c.cleaned), 384);
+  const matrix = new Float32Array(corpus.length * 384);
+  vectors.forEach((v, i) => matrix.set(v, i * 384));
+  log(`embedded the corpus in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 
-// ---------------------------------------------------------------------------------------------------------------
-// Same-dish pairs: candidates by cosine (the nearest names within one restaurant and across restaurants) and by the
-// knowledge base (two names of one dish), judged by /match as served.
-const candidates = new Map(); // "i\tj" (i<j by text) -> kind
-const addPair = (a, b, kind) => {
-  if (a === b) return;
-  const [x, y] = a < b ? [a, b] : [b, a];
-  const key = `${x}\t${y}`;
-  if (!candidates.has(key)) candidates.set(key, kind);
-};
-const byRestaurant = new Map();
-corpus.forEach((c, i) => { for (const r of c.restaurants) { let l = byRestaurant.get(r); if (!l) byRestaurant.set(r, (l = [])); l.push(i); } });
-for (const idx of byRestaurant.values()) {
-  if (idx.length < 2) continue;
-  const sub = new Float32Array(idx.length * 384);
-  idx.forEach((ci, k) => sub.set(vectors[ci], k * 384));
-  const k = Math.min(5, idx.length);
-  const top = cosineTopK(sub, sub, 384, k);
-  for (let q = 0; q < idx.length; q++) {
-    for (let r = 0; r < k; r++) {
-      const j = top.indices[q * k + r], s = top.scores[q * k + r];
-      if (j !== q && s >= 0.5) addPair(corpus[idx[q]].cleaned, corpus[idx[j]].cleaned, 'same_restaurant');
-    }
-  }
-}
-const within = candidates.size;
-{
-  const K = 6;
-  for (let start = 0; start < corpus.length; start += 512) {
-    const n = Math.min(512, corpus.length - start);
-    const top = cosineTopK(matrix.subarray(start * 384, (start + n) * 384), matrix, 384, K);
-    for (let q = 0; q < n; q++) {
-      const i = start + q;
-      for (let r = 0; r < K; r++) {
-        const j = top.indices[q * K + r], s = top.scores[q * K + r];
-        if (j === i || s < 0.6) continue;
-        const shared = [...corpus[i].restaurants].some((x) => corpus[j].restaurants.has(x));
-        if (!shared) addPair(corpus[i].cleaned, corpus[j].cleaned, 'across_restaurants');
+  // ---------------------------------------------------------------------------------------------------------------
+  // Same-dish pairs: candidates by cosine (the nearest names within one restaurant and across restaurants) and by the
+  // knowledge base (two names of one dish), judged by /match as served.
+  const candidates = new Map(); // "i\tj" (i<j by text) -> kind
+  const addPair = (a, b, kind) => {
+    if (a === b) return;
+    const [x, y] = a < b ? [a, b] : [b, a];
+    const key = `${x}\t${y}`;
+    if (!candidates.has(key)) candidates.set(key, kind);
+  };
+  const byRestaurant = new Map();
+  corpus.forEach((c, i) => { for (const r of c.restaurants) { let l = byRestaurant.get(r); if (!l) byRestaurant.set(r, (l = [])); l.push(i); } });
+  for (const idx of byRestaurant.values()) {
+    if (idx.length < 2) continue;
+    const sub = new Float32Array(idx.length * 384);
+    idx.forEach((ci, k) => sub.set(vectors[ci], k * 384));
+    const k = Math.min(5, idx.length);
+    const top = cosineTopK(sub, sub, 384, k);
+    for (let q = 0; q < idx.length; q++) {
+      for (let r = 0; r < k; r++) {
+        const j = top.indices[q * k + r], s = top.scores[q * k + r];
+        if (j !== q && s >= 0.5) addPair(corpus[idx[q]].cleaned, corpus[idx[j]].cleaned, 'same_restaurant');
       }
     }
   }
-}
-const across = candidates.size - within;
-// Knowledge-base synonyms: a real name the knowledge base resolves surely, beside another name of that dish (an alias,
-// or another restaurant's name for it): "Murgh Makhani" / "Butter Chicken" are far apart by cosine.
-const namesOfDish = new Map();
-for (const n of kbNames) { let l = namesOfDish.get(n.dish); if (!l) namesOfDish.set(n.dish, (l = [])); l.push(clean(n.text)); }
-const realOfDish = new Map();
-for (const c of corpus) {
-  const p = profileItem(c.cleaned);
-  if (p.dish && p.dishScore >= 0.85) { let l = realOfDish.get(p.dish.id); if (!l) realOfDish.set(p.dish.id, (l = [])); l.push(c.cleaned); }
-}
-for (const [dish, reals] of realOfDish) {
-  const names = namesOfDish.get(dish) ?? [];
-  for (const real of reals) {
-    for (const other of shuffled(names).slice(0, 2)) addPair(real, other, 'knowledge_alias');
-    for (const other of shuffled(reals).slice(0, 2)) addPair(real, other, 'knowledge_same_dish');
-  }
-}
-for (const names of namesOfDish.values()) for (let i = 1; i < Math.min(names.length, 4); i++) addPair(names[0], names[i], 'knowledge_alias');
-log(`same-dish candidates: ${within} within restaurants, ${across} across, ${candidates.size - within - across} from the knowledge base`);
-
-const pairRows = [];
-{
-  const keys = [...candidates.keys()];
-  const t1 = Date.now();
-  for (let i = 0; i < keys.length; i += 100) {
-    const chunk = keys.slice(i, i + 100).map((k) => k.split('\t'));
-    const req = matchRoute.parse({ pairs: chunk.map(([a, b]) => ({ text_a: a, text_b: b })) });
-    const res = (await matchRoute.handle(req, ctx)).results;
-    res.forEach((r, k) => {
-      const conflict = r.dietary_conflict || r.protein_conflict;
-      const p = r.reranker_score;
-      let label = null;
-      if (r.match && p !== null && p >= 0.8 && !conflict) label = 1;
-      else if (!r.match && r.cosine >= 0.5 && (conflict || (p !== null && p <= 0.1))) label = 0;
-      if (label !== null) {
-        pairRows.push({ a: chunk[k][0], b: chunk[k][1], label, cosine: r.cosine, p, diet: r.dietary_conflict, protein: r.protein_conflict, kind: candidates.get(keys[i + k]) });
+  const within = candidates.size;
+  {
+    const K = 6;
+    for (let start = 0; start < corpus.length; start += 512) {
+      const n = Math.min(512, corpus.length - start);
+      const top = cosineTopK(matrix.subarray(start * 384, (start + n) * 384), matrix, 384, K);
+      for (let q = 0; q < n; q++) {
+        const i = start + q;
+        for (let r = 0; r < K; r++) {
+          const j = top.indices[q * K + r], s = top.scores[q * K + r];
+          if (j === i || s < 0.6) continue;
+          const shared = [...corpus[i].restaurants].some((x) => corpus[j].restaurants.has(x));
+          if (!shared) addPair(corpus[i].cleaned, corpus[j].cleaned, 'across_restaurants');
+        }
       }
-    });
-    if ((i / 100) % 100 === 0) log(`judged ${i + chunk.length}/${keys.length} pairs (${((Date.now() - t1) / 1000).toFixed(0)} s)`);
+    }
   }
+  const across = candidates.size - within;
+  // Knowledge-base synonyms: a real name the knowledge base resolves surely, beside another name of that dish (an alias,
+  // or another restaurant's name for it): "Murgh Makhani" / "Butter Chicken" are far apart by cosine.
+  const namesOfDish = new Map();
+  for (const n of kbNames) { let l = namesOfDish.get(n.dish); if (!l) namesOfDish.set(n.dish, (l = [])); l.push(clean(n.text)); }
+  const realOfDish = new Map();
+  for (const c of corpus) {
+    const p = profileItem(c.cleaned);
+    if (p.dish && p.dishScore >= 0.85) { let l = realOfDish.get(p.dish.id); if (!l) realOfDish.set(p.dish.id, (l = [])); l.push(c.cleaned); }
+  }
+  for (const [dish, reals] of realOfDish) {
+    const names = namesOfDish.get(dish) ?? [];
+    for (const real of reals) {
+      for (const other of shuffled(names).slice(0, 2)) addPair(real, other, 'knowledge_alias');
+      for (const other of shuffled(reals).slice(0, 2)) addPair(real, other, 'knowledge_same_dish');
+    }
+  }
+  log(`same-dish candidates: ${within} within restaurants, ${across} across, ${candidates.size - within - across} from the knowledge base`);
+
+  const pairRows = [];
+  {
+    const keys = [...candidates.keys()];
+    const t1 = Date.now();
+    for (let i = 0; i < keys.length; i += 100) {
+      const chunk = keys.slice(i, i + 100).map((k) => k.split('\t'));
+      const req = matchRoute.parse({ pairs: chunk.map(([a, b]) => ({ text_a: a, text_b: b })) });
+      const res = (await matchRoute.handle(req, ctx)).results;
+      res.forEach((r, k) => {
+        const conflict = r.dietary_conflict || r.protein_conflict;
+        const p = r.reranker_score;
+        let label = null;
+        if (r.match && p !== null && p >= 0.8 && !conflict) label = 1;
+        else if (!r.match && r.cosine >= 0.5 && (conflict || (p !== null && p <= 0.1))) label = 0;
+        if (label !== null) {
+          pairRows.push({ a: chunk[k][0], b: chunk[k][1], label, cosine: r.cosine, p, diet: r.dietary_conflict, protein: r.protein_conflict, kind: candidates.get(keys[i + k]) });
+        }
+      });
+      if ((i / 100) % 100 === 0) log(`judged ${i + chunk.length}/${keys.length} pairs (${((Date.now() - t1) / 1000).toFixed(0)} s)`);
+    }
+  }
+  log(`same-dish pairs kept: ${pairRows.filter((r) => r.label === 1).length} positives, ${pairRows.filter((r) => r.label === 0).length} hard negatives of ${candidates.size} judged`);
+  writeLines('same_pairs.jsonl', pairRows);
 }
-log(`same-dish pairs kept: ${pairRows.filter((r) => r.label === 1).length} positives, ${pairRows.filter((r) => r.label === 0).length} hard negatives of ${candidates.size} judged`);
-writeLines('same_pairs.jsonl', pairRows);
+
 
 // ---------------------------------------------------------------------------------------------------------------
 // Search: queries generated from the knowledge base over real menus, graded by /search as served.
@@ -319,46 +329,50 @@ function queriesFor(items) {
 
 const GRADE_BANDS = [[0.9, 3], [0.7, 2], [0.5, 1]];
 const gradeOf = (relevance) => GRADE_BANDS.find(([floor]) => relevance >= floor)?.[1] ?? 0;
-const menuRows = [];
-const searchRows = [];
-{
-  const t2 = Date.now();
-  let n = 0;
-  for (const m of menus) {
-    const items = m.items.filter((t) => clean(t));
-    for (let start = 0; start < items.length; start += 512) {
-      const chunk = items.slice(start, start + 512);
-      if (chunk.length < 8) continue;
-      const id = `${m.source}:${m.restaurant}:${start / 512}`;
-      const cleaned = chunk.map(clean);
-      menuRows.push({ menu: id, source: m.source, restaurant: m.restaurant, items: chunk, cleaned });
-      const itemVectors = await enc.encode(cleaned, 384);
-      for (const q of queriesFor(chunk)) {
-        let res;
-        try {
-          res = await searchRoute.handle(searchRoute.parse({ query: q.query, corpus: chunk, top_k: 1000 }), ctx);
-        } catch (err) {
-          log(`skipped "${q.query}" over ${id}: ${err instanceof Error ? err.message : err}`);
-          continue;
+if (PARTS.has('search')) {
+  startPart(2);
+  const menuRows = [];
+  const searchRows = [];
+  {
+    const t2 = Date.now();
+    let n = 0;
+    for (const m of menus) {
+      const items = m.items.filter((t) => clean(t));
+      for (let start = 0; start < items.length; start += 512) {
+        const chunk = items.slice(start, start + 512);
+        if (chunk.length < 8) continue;
+        const id = `${m.source}:${m.restaurant}:${start / 512}`;
+        const cleaned = chunk.map(clean);
+        menuRows.push({ menu: id, source: m.source, restaurant: m.restaurant, items: chunk, cleaned });
+        const itemVectors = await enc.encode(cleaned, 384);
+        for (const q of queriesFor(chunk)) {
+          let res;
+          try {
+            res = await searchRoute.handle(searchRoute.parse({ query: q.query, corpus: chunk, top_k: 1000 }), ctx);
+          } catch (err) {
+            log(`skipped "${q.query}" over ${id}: ${err instanceof Error ? err.message : err}`);
+            continue;
+          }
+          const graded = new Map();
+          for (const r of res.results) {
+            if (r.is_fallback || r.reranker_score === null) continue;
+            const i = chunk.indexOf(r.text);
+            if (i >= 0 && !graded.has(i)) graded.set(i, { i, grade: gradeOf(r.reranker_score), relevance: r.reranker_score });
+          }
+          const [qv] = await enc.encode([clean(q.query)], 384);
+          const cos = itemVectors.map((v) => v.reduce((s, x, k) => s + x * qv[k], 0));
+          const hard = cos.map((c, i) => [c, i]).filter(([, i]) => !graded.has(i)).sort((a, b) => b[0] - a[0]).slice(0, 10).map(([c, i]) => ({ i, cosine: Math.round(c * 1e4) / 1e4 }));
+          searchRows.push({ menu: id, query: q.query, cleaned_query: clean(q.query), kind: q.kind, graded: [...graded.values()], hard });
+          n++;
         }
-        const graded = new Map();
-        for (const r of res.results) {
-          if (r.is_fallback || r.reranker_score === null) continue;
-          const i = chunk.indexOf(r.text);
-          if (i >= 0 && !graded.has(i)) graded.set(i, { i, grade: gradeOf(r.reranker_score), relevance: r.reranker_score });
-        }
-        const [qv] = await enc.encode([clean(q.query)], 384);
-        const cos = itemVectors.map((v) => v.reduce((s, x, k) => s + x * qv[k], 0));
-        const hard = cos.map((c, i) => [c, i]).filter(([, i]) => !graded.has(i)).sort((a, b) => b[0] - a[0]).slice(0, 10).map(([c, i]) => ({ i, cosine: Math.round(c * 1e4) / 1e4 }));
-        searchRows.push({ menu: id, query: q.query, cleaned_query: clean(q.query), kind: q.kind, graded: [...graded.values()], hard });
-        n++;
       }
     }
+    log(`graded ${n} generated queries over ${menuRows.length} menus in ${((Date.now() - t2) / 1000).toFixed(0)} s`);
   }
-  log(`graded ${n} generated queries over ${menuRows.length} menus in ${((Date.now() - t2) / 1000).toFixed(0)} s`);
+  writeLines('search_menus.jsonl', menuRows);
+  writeLines('search_pairs.jsonl', searchRows);
 }
-writeLines('search_menus.jsonl', menuRows);
-writeLines('search_pairs.jsonl', searchRows);
+
 
 // Direct labels: the graded queries of the development sets that are not held back (grades 3/2/1; absent = 0).
 const devLabels = [];
@@ -392,9 +406,14 @@ for (const s of dev.search) {
   written['dev_eval.json'] = { sha256: createHash('sha256').update(text).digest('hex') };
 }
 
+// Merged with the manifest of an earlier run of the other part (--parts); each file keeps the teacher that wrote it.
+let earlier = { files: {} };
+try { earlier = JSON.parse(readFileSync(join(OUT, 'manifest.json'), 'utf8')); } catch { /* first run */ }
+const teacher = { encoder: enc.model.id, match_reranker: services.matchReranker?.id ?? null, search: 'rankSearch relevance as /search serves it' };
+for (const entry of Object.values(written)) entry.teacher = teacher;
+for (const [name, entry] of Object.entries(earlier.files ?? {})) if (!(name in written) && existsSync(join(OUT, name))) written[name] = entry;
 const manifest = {
-  teacher: { encoder: enc.model.id, match_reranker: services.matchReranker?.id ?? null, search: 'rankSearch relevance as /search serves it' },
-  options: { menus: MAX_MENUS, seed: 20261129, grade_bands: GRADE_BANDS, positive: 'match and reranker_score >= 0.8, no conflict', negative: 'no match, cosine >= 0.5, and a conflict or reranker_score <= 0.1' },
+  options: { menus: MAX_MENUS, seed: SEED, grade_bands: GRADE_BANDS, positive: 'match and reranker_score >= 0.8, no conflict', negative: 'no match, cosine >= 0.5, and a conflict or reranker_score <= 0.1' },
   holdback,
   files: written,
 };
