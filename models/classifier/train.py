@@ -318,6 +318,7 @@ def train_nonfood(vectors, meta) -> dict:
 
 
 def main() -> int:
+    OUT.mkdir(parents=True, exist_ok=True)
     meta = json.loads((WORK / "meta.json").read_text())
     texts = json.loads((WORK / "texts.json").read_text())
     vectors = np.fromfile(WORK / "vectors.f32", dtype="<f4").reshape(len(texts), meta["dim"])

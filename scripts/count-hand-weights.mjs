@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// Counts the lines of src/core that hold a hand-set number: a numeric literal other than 0 and 1 in code (comments
+// and strings removed). Left out: accounts (prices, plans, quotas: product tables from the contract), the error table
+// (HTTP statuses) and inference/ (batch sizes, tensor shapes: engineering, not decisions). What a fitted model reads
+// from a JSON file is not counted: that is the point of fitting.
+//   node scripts/count-hand-weights.mjs [--by-file]
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+const skip = (rel) => rel.startsWith('src/core/accounts/') || rel.startsWith('src/core/inference/') || rel === 'src/core/errors.ts';
+
+function files(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Source without comments and string or regex contents (a rough lexer: enough for counting). */
+function codeOnly(src) {
+  return src
+    .replace(/\/\*[\s\S]*?\*\//g, (m) => m.replace(/[^\n]/g, ' '))
+    .replace(/`(?:\\.|[^`\\])*`/g, '``')
+    .replace(/'(?:\\.|[^'\\\n])*'/g, "''")
+    .replace(/"(?:\\.|[^"\\\n])*"/g, '""')
+    .replace(/\/\/.*$/gm, '')
+    .replace(/(?<=[=(,:!&|?]\s*)\/(?:\\.|\[(?:\\.|[^\]\\])*\]|[^/\\\n])+\/[gimsuy]*/g, '/re/');
+}
+
+const NUMBER = /(?<![\w.$])(\d+\.\d*|\.\d+|\d+(?:e-?\d+)?)(?![\w.])/g;
+const byFile = new Map();
+for (const path of files(join(root, 'src', 'core'))) {
+  const rel = relative(root, path);
+  if (skip(rel)) continue;
+  const lines = codeOnly(readFileSync(path, 'utf8')).split('\n');
+  let n = 0;
+  for (const line of lines) {
+    const numbers = [...line.matchAll(NUMBER)].map((m) => Number(m[1])).filter((x) => x !== 0 && x !== 1);
+    if (numbers.length > 0) n++;
+  }
+  if (n > 0) byFile.set(rel, n);
+}
+const total = [...byFile.values()].reduce((a, b) => a + b, 0);
+if (process.argv.includes('--by-file')) for (const [f, n] of [...byFile].sort((a, b) => b[1] - a[1])) console.log(`${String(n).padStart(4)} ${f}`);
+console.log(`${total} lines of src/core hold a hand-set number (accounts, errors and inference aside)`);
