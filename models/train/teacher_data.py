@@ -78,13 +78,16 @@ class _Clusters:
 
 class TeacherData:
     def __init__(self, seed: int, directory: Path = TEACHER_DIR, dish_of: dict[str, int] | None = None,
-                 use_dev_labels: bool = True):
+                 use_dev_labels: bool = True, positive_floor: float = 0.0):
         self.rng = random.Random(seed + 7)
         self.dish_of = dish_of or {}
         pairs = read_jsonl(directory / "same_pairs.jsonl")
         self.clusters = _Clusters()
         self.positives: list[tuple[str, str]] = []
         self.negatives_of: dict[str, list[str]] = {}
+        # A positive also needs the cross-encoder alone at positive_floor or more: the knowledge base's identity that
+        # /match adds is often two names read loosely as one dish.
+        pairs = [p for p in pairs if p["label"] == 0 or p.get("model_p") is None or p["model_p"] >= positive_floor]
         for p in pairs:
             if p["label"] == 1:
                 self.positives.append((p["a"], p["b"]))

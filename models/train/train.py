@@ -250,7 +250,7 @@ class Checkpoint:
 
 # What a checkpoint must agree on to be resumed (the recipe's training settings).
 RECIPE_KEYS = ("which", "steps", "batch", "lr", "rank", "alpha", "dropout", "scale", "query_share", "seed", "length_group",
-               "teacher", "teacher_share", "teacher_query_share", "dev_labels", "init_delta", "kb_share")
+               "teacher", "teacher_share", "teacher_query_share", "dev_labels", "init_delta", "kb_share", "teacher_positive_floor")
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -360,7 +360,7 @@ def load_teacher(args, data: TrainingData) -> TeacherData | None:
         for f in d.forms:
             index.setdefault(name_key(f), set()).add(d.id)
     dish_of = {k: min(v) for k, v in index.items() if len(v) == 1}
-    teacher = TeacherData(args.seed, dish_of=dish_of, use_dev_labels=args.dev_labels)
+    teacher = TeacherData(args.seed, dish_of=dish_of, use_dev_labels=args.dev_labels, positive_floor=args.teacher_positive_floor)
     teacher.rng = data.rng  # one random stream: the checkpoint saves and restores it
     log(f"teacher data {args.teacher_data_sha256[:12]}: {len(teacher.positives)} same-dish positives, "
         f"{len(teacher.negative_pairs)} hard negatives, {len(teacher.answerable)} answerable queries")
@@ -372,7 +372,8 @@ def teacher_recipe(args) -> dict:
     out = {}
     if args.teacher:
         out.update({"teacher": "models/cache/teacher (models/train/teacher/export-teacher.mjs)", "teacher_share": args.teacher_share,
-                    "teacher_query_share": args.teacher_query_share, "dev_labels": args.dev_labels})
+                    "teacher_query_share": args.teacher_query_share, "teacher_positive_floor": args.teacher_positive_floor,
+                    "dev_labels": args.dev_labels})
     if args.init_delta:
         init = ROOT / args.init_delta
         out.update({"init_delta": args.init_delta, "init_delta_sha256": file_sha256(init / "delta.safetensors")})
@@ -652,6 +653,7 @@ def apply_recipe(args) -> None:
     args.teacher_share = t.get("teacher_share", args.teacher_share)
     args.teacher_query_share = t.get("teacher_query_share", args.teacher_query_share)
     args.dev_labels = t.get("dev_labels", args.dev_labels)
+    args.teacher_positive_floor = t.get("teacher_positive_floor", 0.0)
     args.kb_share = t.get("kb_share", args.kb_share)
     args.init_delta = t.get("init_delta")
     if args.teacher and recipe.get("teacher_data_sha256") and verify_teacher() != recipe["teacher_data_sha256"]:
@@ -687,6 +689,7 @@ def main() -> None:
     ap.add_argument("--teacher-share", type=float, default=0.5, help="bi-encoder: share of each batch's anchors from the teacher")
     ap.add_argument("--teacher-query-share", type=float, default=0.4, help="bi-encoder: share of the teacher's anchors that are graded queries")
     ap.add_argument("--no-dev-labels", dest="dev_labels", action="store_false", help="leave the trainable development labels out of the teacher data")
+    ap.add_argument("--teacher-positive-floor", type=float, default=0.9, help="a teacher same-dish positive needs the cross-encoder alone at this probability")
     ap.add_argument("--kb-share", type=float, default=0.4, help="search cross-encoder: share of each batch generated from the knowledge base")
     ap.add_argument("--init-delta", help="start from a committed delta folder (models/deltas/<id>) of rank <= --rank")
     ap.add_argument("--dev-eval-every", type=int, default=0, help="bi-encoder: log the development raw-vector metrics every N steps")

@@ -48,6 +48,7 @@ const { matchRoute } = await import(dist('src/routes/match.js'));
 const { searchRoute } = await import(dist('src/routes/search.js'));
 const { getKnowledge, nameKey } = await import(dist('src/core/knowledge/index.js'));
 const { profileItem } = await import(dist('src/core/items.js'));
+const { toEnglishFoodWords } = await import(dist('src/core/knowledge/translate.js'));
 const { cosineTopK } = await import(dist('src/native/index.js'));
 const { readCsv, seededRandom, SHARED_DATA } = await import(dist('eval/data.js'));
 const { loadDevSets, devSameDishPairs } = await import(dist('eval/sets.js'));
@@ -56,6 +57,8 @@ const { typoCopies } = await import(dist('eval/typos.js'));
 const holdback = JSON.parse(readFileSync(join(ROOT, 'models', 'train', 'teacher', 'holdback.json'), 'utf8'));
 const split = JSON.parse(readFileSync(join(ROOT, 'eval', 'split.json'), 'utf8'));
 const SEED = 20261129;
+/** A same-dish verdict is a positive only when the cross-encoder alone gives at least this (see the pairs part). */
+const POSITIVE_MODEL_FLOOR = 0.5;
 // Each part draws from its own stream (see --parts).
 let random = seededRandom(SEED);
 const startPart = (offset) => { random = seededRandom(SEED + offset); };
@@ -246,14 +249,21 @@ if (PARTS.has('pairs')) {
       const chunk = keys.slice(i, i + 100).map((k) => k.split('\t'));
       const req = matchRoute.parse({ pairs: chunk.map(([a, b]) => ({ text_a: a, text_b: b })) });
       const res = (await matchRoute.handle(req, ctx)).results;
+      // The cross-encoder's own probability, before the knowledge base's identity overrides it: a "same" that rests on
+      // two names resolving loosely to one dish ("Afgaani Chaap Roll" / "Malai Chaap Roll", both read as Chaap Roll)
+      // is kept as a positive only when the model agrees. (Memoised: the route just scored these renderings.)
+      const scorer = services.matchScorer();
+      const rendered = chunk.map(([a, b]) => [toEnglishFoodWords(clean(a)), toEnglishFoodWords(clean(b))]);
+      const modelP = scorer ? await scorer.score(rendered) : chunk.map(() => null);
       res.forEach((r, k) => {
         const conflict = r.dietary_conflict || r.protein_conflict;
         const p = r.reranker_score;
+        const model = modelP[k] === null ? null : Math.round(modelP[k] * 1e4) / 1e4;
         let label = null;
-        if (r.match && p !== null && p >= 0.8 && !conflict) label = 1;
+        if (r.match && p !== null && p >= 0.8 && !conflict && (model === null || model >= POSITIVE_MODEL_FLOOR)) label = 1;
         else if (!r.match && r.cosine >= 0.5 && (conflict || (p !== null && p <= 0.1))) label = 0;
         if (label !== null) {
-          pairRows.push({ a: chunk[k][0], b: chunk[k][1], label, cosine: r.cosine, p, diet: r.dietary_conflict, protein: r.protein_conflict, kind: candidates.get(keys[i + k]) });
+          pairRows.push({ a: chunk[k][0], b: chunk[k][1], label, cosine: r.cosine, p, model_p: model, diet: r.dietary_conflict, protein: r.protein_conflict, kind: candidates.get(keys[i + k]) });
         }
       });
       if ((i / 100) % 100 === 0) log(`judged ${i + chunk.length}/${keys.length} pairs (${((Date.now() - t1) / 1000).toFixed(0)} s)`);
@@ -413,7 +423,7 @@ const teacher = { encoder: enc.model.id, match_reranker: services.matchReranker?
 for (const entry of Object.values(written)) entry.teacher = teacher;
 for (const [name, entry] of Object.entries(earlier.files ?? {})) if (!(name in written) && existsSync(join(OUT, name))) written[name] = entry;
 const manifest = {
-  options: { menus: MAX_MENUS, seed: SEED, grade_bands: GRADE_BANDS, positive: 'match and reranker_score >= 0.8, no conflict', negative: 'no match, cosine >= 0.5, and a conflict or reranker_score <= 0.1' },
+  options: { menus: MAX_MENUS, seed: SEED, grade_bands: GRADE_BANDS, positive: `match, reranker_score >= 0.8, no conflict, and the cross-encoder alone >= ${POSITIVE_MODEL_FLOOR}`, negative: 'no match, cosine >= 0.5, and a conflict or reranker_score <= 0.1' },
   holdback,
   files: written,
 };
