@@ -6,6 +6,7 @@ import { evalReport } from './report.js';
 import { evalClassify } from './classify.js';
 import { evalNonfood } from './nonfood.js';
 import { evalSuggest } from './suggest.js';
+import { evalSearchReranker } from './search_reranker.js';
 import type { EvalSets } from './sets.js';
 
 export interface EvalKit {
@@ -30,6 +31,7 @@ export const EVAL_PARTS: readonly (readonly [string, EvalPart])[] = [
   ['knowledge', devOnly(evalKnowledge)],
   ['match', async (k, s, l) => { await evalMatch(k, s, l); if (s.side === 'dev') await evalMinedDietPairs(k); }],
   ['search', evalSearch],
+  ['search_reranker', evalSearchReranker],
   ['dedup', evalDedup],
   ['report', devOnly(evalReport)],
   ['classify', evalClassify],

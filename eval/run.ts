@@ -3,8 +3,8 @@
  *
  *   npm run eval                      development sets (`<metric>_dev`) and the held-out set (`<metric>`), side by side
  *   npm run eval -- --dev [--errors]  development sets only, each set on its own line too; --errors lists their mistakes
- *   npm run eval -- --only a,b        some parts: embeddings, knowledge, match, search, dedup, report, classify,
- *                                     nonfood, suggest, models
+ *   npm run eval -- --only a,b        some parts: embeddings, knowledge, match, search, search_reranker, dedup, report,
+ *                                     classify, nonfood, suggest, models
  *
  * Development sets live in eval/dev/ (tune on them freely). The held-out set in eval/heldout/ is read through
  * eval/heldout.ts by the final scoring alone: a `--dev` or `--errors` run never opens it (eval/LABELLING.md).

@@ -285,8 +285,14 @@ def pair_auc(scores: np.ndarray, labels: np.ndarray) -> float:
     return float(greater / (len(pos) * len(neg)))
 
 
-def read_held_out_pairs() -> tuple[list[tuple[str, str]], np.ndarray]:
-    rows = [l.split("\t") for l in HELD_OUT_PAIRS.read_text(encoding="utf8").splitlines()[1:] if l.strip()]
+def calibration_file(spec: dict) -> Path:
+    """The labelled pairs a cross-encoder is calibrated and gated on: the same-dish validation pairs, or the file its
+    manifest entry names (the search cross-encoder's query/item pairs)."""
+    return ROOT / spec["calibration_pairs"] if spec.get("calibration_pairs") else HELD_OUT_PAIRS
+
+
+def read_held_out_pairs(path: Path = HELD_OUT_PAIRS) -> tuple[list[tuple[str, str]], np.ndarray]:
+    rows = [l.split("\t") for l in path.read_text(encoding="utf8").splitlines()[1:] if l.strip()]
     return [(r[0], r[1]) for r in rows], np.array([int(r[2]) for r in rows])
 
 
@@ -466,7 +472,8 @@ def build_reranker(model_id: str, spec: dict, manifest: dict, sources: dict[str,
     if fp32_max > gate:
         raise SystemExit(f"[models] parity gate failed: reranker fp32 vs reference {fp32_max:.2e} > {gate}")
 
-    pairs, labels = read_held_out_pairs()
+    calibration = calibration_file(spec)
+    pairs, labels = read_held_out_pairs(calibration)
     gates = manifest["parity"]
     int8_path = out_dir / "reranker-int8.onnx"
     quantised = spec.get("int8", True)
@@ -518,7 +525,7 @@ def build_reranker(model_id: str, spec: dict, manifest: dict, sources: dict[str,
         "fp32_parts": spec.get("int8_keep_fp32", []) if quantised else ["all"],
         "precision_report": precision_report(served, spec.get("int8_keep_fp32", []) if quantised else ["all"]),
         "calibration": {"a": a, "b": b},
-        "calibration_fitted_on": f"{len(pairs)} held-out pairs (models/train/eval/pairs.tsv), {served.name} logits",
+        "calibration_fitted_on": f"{len(pairs)} held-out pairs ({calibration.relative_to(ROOT)}), {served.name} logits",
         "parity": parity,
     }
 
@@ -535,8 +542,9 @@ def inputs_fingerprint(manifest: dict) -> str:
                 f = ROOT / spec["delta"] / name
                 h.update(name.encode())
                 h.update(f.read_bytes() if f.exists() else b"missing")
-    if any(spec["role"] == "reranker" for spec in manifest["models"].values()):
-        h.update(HELD_OUT_PAIRS.read_bytes())
+    for spec in manifest["models"].values():
+        if spec["role"] == "reranker":
+            h.update(calibration_file(spec).read_bytes())
     for f in sorted((ROOT / "knowledge" / "dishes").glob("*.tsv")):
         h.update(f.read_bytes())
     return h.hexdigest()

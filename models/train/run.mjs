@@ -3,7 +3,7 @@
 // alone, in the training venv (models/train/.venv, torch), never as part of the set-up.
 //   <id>       a model of models/manifest.json with a delta: trains its committed recipe (models/deltas/<id>/config.json)
 //              into models/cache/deltas/<id>/, checkpointing into models/cache/train/<id>/; a new id needs
-//              `--kind biencoder|cross|student` and takes train.py's (distill.py's for a student) defaults and options
+//              `--kind biencoder|cross|search_cross|student` and takes train.py's (distill.py's for a student) defaults and options
 //   heads      refits the cuisine, course and non-food heads for the served encoder into models/heads/
 //   --resume   continues the interrupted run from its checkpoint
 //   --record   copies the finished delta (weights, recipe with its sha256, metrics) into models/deltas/<id>/, rebuilds
@@ -29,7 +29,7 @@ const sha256 = (path) => createHash('sha256').update(readFileSync(path)).digest(
 
 const argv = process.argv.slice(2);
 const id = argv[0];
-if (!id || id.startsWith('-')) die('usage: npm run train -- <model id with a delta | heads> [--resume] [--record] [--kind biencoder|cross|student] [--threads N] [train.py / distill.py options]');
+if (!id || id.startsWith('-')) die('usage: npm run train -- <model id with a delta | heads> [--resume] [--record] [--kind biencoder|cross|search_cross|student] [--threads N] [train.py / distill.py options]');
 const flag = (name) => {
   const i = argv.indexOf(name);
   if (i < 0) return false;
@@ -62,16 +62,18 @@ const spec = manifest.models[id];
 const deltaDir = spec?.delta ? join(root, spec.delta) : join(root, 'models', 'deltas', id);
 const recipePath = join(deltaDir, 'config.json');
 const recipe = existsSync(recipePath) ? JSON.parse(readFileSync(recipePath, 'utf8')) : null;
-const kind = recipe?.kind ?? ({ cross: 'cross_encoder', biencoder: 'biencoder', student: 'student' }[kindOption] ?? null);
-if (!kind) die(`${id} has no committed recipe (${recipePath}); pass --kind biencoder|cross|student to train a new delta`);
+const KINDS = { biencoder: 'biencoder', cross: 'cross_encoder', search_cross: 'search_cross_encoder', student: 'student' };
+const kind = recipe?.kind ?? KINDS[kindOption] ?? null;
+if (!kind) die(`${id} has no committed recipe (${recipePath}); pass --kind biencoder|cross|search_cross|student to train a new delta`);
 
 // torch lives only in the training venv; venv.sh creates it (about 3 GB of wheels) and fetches the base weights.
 const trainPython = execFileSync('bash', [join(root, 'models', 'train', 'venv.sh')], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] }).toString().trim();
 const out = join(root, 'models', 'cache', 'deltas', id);
 // A student is distilled from its teacher (models/train/distill.py); the other kinds are LoRA fine-tunes (train.py).
+const which = Object.keys(KINDS).find((k) => KINDS[k] === kind);
 const args = kind === 'student'
   ? [join(root, 'models', 'train', 'distill.py'), '--out-id', id, '--out-dir', out]
-  : [join(root, 'models', 'train', 'train.py'), kind === 'cross_encoder' ? 'cross' : 'biencoder', '--out-id', id, '--out-dir', out];
+  : [join(root, 'models', 'train', 'train.py'), which, '--out-id', id, '--out-dir', out];
 if (recipe) args.push('--recipe', recipePath);
 if (resume) args.push('--resume');
 args.push(...passThrough);

