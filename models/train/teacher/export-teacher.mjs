@@ -46,9 +46,8 @@ const { loadConfig } = await import(dist('src/config.js'));
 const { Services } = await import(dist('src/core/services.js'));
 const { matchRoute } = await import(dist('src/routes/match.js'));
 const { searchRoute } = await import(dist('src/routes/search.js'));
-const { getKnowledge, nameKey } = await import(dist('src/core/knowledge/index.js'));
-const { profileItem } = await import(dist('src/core/items.js'));
-const { toEnglishFoodWords } = await import(dist('src/core/knowledge/translate.js'));
+const { nameKey } = await import(dist('src/core/knowledge/index.js'));
+const { parseMenuText, parseCleanedText } = await import(dist('src/core/menu-text.js'));
 const { cosineTopK } = await import(dist('src/native/index.js'));
 const { readCsv, seededRandom, SHARED_DATA } = await import(dist('eval/data.js'));
 const { loadDevSets, devSameDishPairs } = await import(dist('eval/sets.js'));
@@ -166,7 +165,9 @@ for (const m of menus) {
     corpus[i].restaurants.add(`${m.source}:${m.restaurant}`);
   }
 }
-const book = getKnowledge().book;
+const knowledge = services.knowledge;
+const profileItem = (cleaned) => parseCleanedText(knowledge, cleaned).profile;
+const book = knowledge.book;
 const kbNames = [];
 for (const d of book.dishes) for (const form of [d.name, ...d.aliases]) if (!heldTexts.has(nameKey(form))) kbNames.push({ dish: d.id, text: form });
 log(`corpus: ${corpus.length} distinct cleaned real names; knowledge base: ${kbNames.length} names of ${book.dishes.length} dishes`);
@@ -253,7 +254,7 @@ if (PARTS.has('pairs')) {
       // two names resolving loosely to one dish ("Afgaani Chaap Roll" / "Malai Chaap Roll", both read as Chaap Roll)
       // is kept as a positive only when the model agrees. (Memoised: the route just scored these renderings.)
       const scorer = services.matchScorer();
-      const rendered = chunk.map(([a, b]) => [toEnglishFoodWords(clean(a)), toEnglishFoodWords(clean(b))]);
+      const rendered = chunk.map(([a, b]) => [parseMenuText(knowledge, a).english, parseMenuText(knowledge, b).english]);
       const modelP = scorer ? await scorer.score(rendered) : chunk.map(() => null);
       res.forEach((r, k) => {
         const conflict = r.dietary_conflict || r.protein_conflict;
