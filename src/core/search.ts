@@ -9,6 +9,7 @@ import { type Serving, servingsAgree } from './servings.js';
 import { equivalencePhrasePositions, equivalenceTerms, equivalenceTokens } from './knowledge/equivalents.js';
 import { literalAlternatives } from './knowledge/words.js';
 import { annotationKey, parseCleanedText, type MenuText } from './menu-text.js';
+import { relevanceFeatures, type SearchRanker } from './search-relevance.js';
 
 /**
  * Semantic search over a small corpus (≤ 512 items), in three stages:
@@ -16,35 +17,16 @@ import { annotationKey, parseCleanedText, type MenuText } from './menu-text.js';
  *     ("something sweet", "cold drink", "healthy lunch") and blend the query vector with the concept centroids
  *     (mean embedding of the knowledge base's dishes carrying the tag), weighted by how much of the query the concept
  *     covers; resolve the query to a known dish when it names one (synonyms, Hinglish, Devanagari).
- *  2. Score: `score` is the cosine between the (blended) query and the item, 0–1. The precision stage gives a
- *     relevance probability from that cosine plus knowledge-base evidence: same dish as the query, the asked-for
- *     concept or course, and penalties for a contradicting diet, protein or course.
- *  3. Gates: relevance ≥ RELEVANCE_FLOOR and within RELEVANCE_BAND of the best result; the weak tail is dropped, so
+ *  2. Score: `score` is the cosine between the (blended) query and the item, 0–1. The precision stage
+ *     (search-relevance.ts) gives a relevance probability from named features of the pair (the cosine, same dish as
+ *     the query, its words in the item's name, the asked-for concept, course or cuisine, a contradicting diet or
+ *     protein, …) and a logistic regression fitted on the development sets' graded queries.
+ *  3. Gates: relevance ≥ the fitted floor and within the fitted band of the best result; the weak tail is dropped, so
  *     fewer than top_k may come back. When nothing passes, a category-aware fallback answers with is_fallback=true
  *     (beverage queries get beverages, dessert queries desserts, food queries food), restricted to the query's cuisine
  *     when it names a dish of a cuisine the menu does not serve — then nothing comes back rather than random dishes.
  */
-export const RELEVANCE_FLOOR = 0.5;
-// 0.45 for the v2 encoder (dev third nDCG@10 0.841 at 0.3 -> 0.857; no-match answers unchanged): its relevance
-// spreads wider, and 0.3 cut true answers of multi-answer queries ("veg burger", "soup").
-// Re-swept on the three dev sets (dev / dev3 / dev4, 573 queries): 0.4 gave 0.8941 / 0.8874 / 0.8792, 0.45 0.8969 /
-// 0.8894 / 0.8801, 0.5 0.8977 / 0.8913 / 0.8827 (18 queries up, none down; result precision 0.696 / 0.753 / 0.725 ->
-// 0.687 / 0.744 / 0.705), 0.55 as 0.5: with the floor at 0.5 a best near 1 no longer narrows the cut. A lower floor
-// lost no-match answers (0.45: 24/25 and 6/8).
-export const RELEVANCE_BAND = 0.5;
-// Chosen on the dev queries: 0.5, 1 and 2 gave 0.818, 0.819 and 0.818 (0 gave 0.814).
-const NAMED_TAG_WEIGHT = 1;
 export const FALLBACK_MIN_COSINE = 0.35;
-/** Chosen on the dev queries: 0, 0.5, 1 and 1.5 gave 0.871/0.855, 0.871/0.859, 0.870/0.860 and 0.871/0.860 (dev/dev3),
- * 1.5 answering one more no-match query. */
-const HEAD_BONUS = 0.5;
-/** The cosine slope for a serving-only query; on the dev queries 9 (the usual), 6, 4 and 2 gave dev3 nDCG@10 0.8593,
- * 0.8598, 0.8598, 0.8598 (one query, "something to share with friends"), the rest unchanged. */
-const SERVING_ONLY_SLOPE = 4;
-/** What an item named with a one-word category query's word gains ("Oreo Shake" for "shakes"); 1 and 2 measured alike. */
-const KIND_WORD_BONUS = 1;
-/** What an order for several of a dish ("2 McVeggie Burger") loses to the dish itself for a query that names no serving. */
-const ORDER_FOR_SEVERAL = 0.3;
 // The query's filler words (they ask for nothing: "something", "kuch", "quick"), its meal words ("meal", "khana": with
 // only a diet besides, the query is for that diet's mains) and its negators are lexicon/query_filler.txt and
 // query_words.tsv's.
@@ -142,18 +124,18 @@ export function hasWord(k: Knowledge, words: ReadonlySet<string>, word: string):
 }
 
 /** Every word of `names` is among `words`, as hasWord reads them. */
-function holdsAll(k: Knowledge, words: ReadonlySet<string>, names: ReadonlySet<string>): boolean {
+export function holdsAll(k: Knowledge, words: ReadonlySet<string>, names: ReadonlySet<string>): boolean {
   for (const w of names) if (!hasWord(k, words, w)) return false;
   return true;
 }
 
 /** The word sets of a dish's name and aliases ("Karela Fry": {karela, fry}, {bitter, gourd, fry}, …), cached. */
-function namesWords(k: Knowledge, dish: Dish): readonly ReadonlySet<string>[] {
+export function namesWords(k: Knowledge, dish: Dish): readonly ReadonlySet<string>[] {
   return k.memo('dish-name-words', String(dish.id), () => dish.keys.map((key) => new Set(key.split(' ').filter(Boolean))));
 }
 
 /** namesWords with the tokens of the search-equivalents groups each name holds, for a query's terms, cached. */
-function namesTerms(k: Knowledge, dish: Dish): readonly ReadonlySet<string>[] {
+export function namesTerms(k: Knowledge, dish: Dish): readonly ReadonlySet<string>[] {
   return k.memo('dish-name-terms', String(dish.id), () =>
     namesWords(k, dish).map((names) => new Set([...names, ...equivalenceTokens(k.equivalents, [...names])])));
 }
@@ -365,6 +347,9 @@ function pairingQuery(query: MenuText, targetText: string): QueryUnderstanding {
  * cosine says little about an accompaniment and weighs a little only (with the full weight a search uses, the CI-trained
  * encoder put Mint Raita just under the floor for "something to go with chicken biryani").
  */
+/** The gates of the pairing rule's probabilities: at least even odds, within 0.5 of the best. */
+const PAIRING_GATES = { floor: 0.5, band: 0.5 } as const;
+
 function pairingRelevance(target: NonNullable<QueryUnderstanding['pairWith']>, item: SearchItem, cosine: number): number {
   // Only an accompanying course clears the floor (a side with a main, a main with a bread), and only from a kitchen of
   // the same family: an ice-cream parlour or a pizzeria has nothing to go with a biryani.
@@ -428,24 +413,6 @@ export interface SearchCandidate {
   readonly relevance: number;
 }
 
-/** The item's dish is named by the first words of the query ("Idli" for "idli sambar"), not by all of them. */
-function partOfQuery(k: Knowledge, q: QueryUnderstanding, dish: Dish): boolean {
-  const first = namesWords(k, dish)[0];
-  return !!first && first.size < q.words.length && [...first].every((w, i) => q.words[i] !== undefined && hasWord(k, new Set([q.words[i]!]), w));
-}
-
-/**
- * Two dishes whose names end in the same head word ("Onion Uthappam" / "Podi Uthappam", "Gobi Manchurian" / "Baby Corn
- * Manchurian"): another dish of the family the query names is a near answer, not a mismatch. On the dev queries a
- * family member at -0.5 instead of -1.5 lifted nDCG@10 0.834 -> 0.841 (masala dosa, onion uthappam, medu wada, gobi
- * manchoorian); at 0 it also pushed other pizzas above the paneer tikka pizzas.
- */
-function sameFamily(k: Knowledge, a: Dish, b: Dish): boolean {
-  // keys[0] is the name's lookup key: lower-cased, punctuation-free words.
-  const head = (d: Dish): string => k.singular(d.keys[0]?.split(' ').at(-1) ?? '');
-  return head(a) !== '' && head(a) === head(b);
-}
-
 /** An item as search scores it: its profile plus its name's words, its tags (dish's and flavour words') and serving. */
 export type SearchItem = ItemProfile & {
   readonly words: ReadonlySet<string>;
@@ -464,7 +431,7 @@ export type SearchItem = ItemProfile & {
  * noodles, soup, salad). "Chicken Pulusu Rice Bowl" is a rice dish by its name, and that says nothing of whether it is
  * spicy: an unresolved item with only such tags is unknown to a query for a quality, not a miss.
  */
-function qualitiesKnown(k: Knowledge, item: SearchItem): boolean {
+export function qualitiesKnown(k: Knowledge, item: SearchItem): boolean {
   return !!item.dish || [...item.tags].some((t) => !k.words.kindTags.has(t));
 }
 
@@ -472,104 +439,13 @@ function qualitiesKnown(k: Knowledge, item: SearchItem): boolean {
  * A kind of dish only the item's name says, not its dish: "Chicken Pulusu Rice Bowl" is a rice dish to a query for
  * rice, and still a curry to a query for a curry (whose concept rules rice dishes out).
  */
-function kindOnlyByName(k: Knowledge, item: SearchItem, tag: Tag): boolean {
+export function kindOnlyByName(k: Knowledge, item: SearchItem, tag: Tag): boolean {
   return k.words.kindTags.has(tag) && item.namedTags.has(tag) && !item.dish?.tags.includes(tag);
 }
 
 /** A word that names a protein by itself ("chicken", "paneer", "murgh"). */
-function isProteinWord(k: Knowledge, word: string): boolean {
+export function isProteinWord(k: Knowledge, word: string): boolean {
   return parseCleanedText(k, word).cues.protein.value !== null;
-}
-
-/** Relevance probability of one item for the query: the knowledge-base precision stage. */
-export function relevanceOf(k: Knowledge, q: QueryUnderstanding, item: SearchItem, cosine: number): number {
-  if (q.pairWith) return pairingRelevance(q.pairWith, item, cosine);
-  // A query that says only how many it is for ("something to share with friends") has no words or concept for the
-  // cosine to measure against: it counts for less there.
-  const servingOnly = q.serving !== null && q.terms.length === 0 && q.tags.length === 0 && !q.course && !q.cuisine;
-  let z = (servingOnly ? SERVING_ONLY_SLOPE : 9) * (cosine - 0.62);
-  // "dosa" asks for every dosa: an item whose name contains all the query's words is a hit, not another dish.
-  const qDish = q.profile.dish;
-  const sameDish = !!qDish && !!item.dish && qDish.id === item.dish.id;
-  // "minced mutton" is Mutton Keema, so "Mutton Keema Kaleji" holds the dish the query names, as "Ghee Rava Dosa" holds
-  // Rava Dosa for "semolina crepe": a form of it, like an item holding the query's own words.
-  const containsWords = q.words.length > 0 && (q.words.every((w) => hasWord(k, item.words, w)) || (!sameDish && q.dishNames.some((names) => holdsAll(k, item.words, names))));
-  // "dumplings" for "Paneer Dim Sums Steamed", "minced chicken" for "Chicken Keema Pizza": the query's words by another
-  // name a menu uses for them (lexicon/search_equivalents.tsv). Weaker than naming the dish itself, which it may also do.
-  const containsTerms = !containsWords && q.terms.length > 0 && (q.anyOf ? q.terms.some((w) => hasWord(k, item.words, w)) : q.terms.every((w) => hasWord(k, item.words, w)));
-  const contains = containsWords || containsTerms;
-  // The query's dish holding the query's words ("Chole Chawal" for "chole chawal") is at least as good as an item
-  // holding them by another name ("Black Chana with Steamed Rice": +3 below); on the dev queries this lifted nDCG@10
-  // 0.8794 -> 0.8814 (dev3 0.8733 -> 0.8735), +4 giving 0.8811.
-  if (containsWords) z += sameDish ? 3 : 2;
-  // "bitter gourd" asks for "Karela Fried": the query's words are all in one of the names the knowledge base knows
-  // the item's dish by, which is as good as naming the dish, one word included ("quail" for "Tandoori Bater", whose
-  // cosine is low: the encoder does not know the Hindi name). One word used to count only +2, as a family ("fry");
-  // +4 measured better on the dev queries (0.819 -> 0.827: "quail", "noix de coco" found, no loss over 0.03).
-  // Only for a query that names no dish itself: "paneer tikka" is Paneer Tikka, not the Paneer *Tikka* Lababdar.
-  // Not when the query's only words are a protein ("spicy chicken starter", "sopa de pollo"): every chicken dish has
-  // "chicken" in a name, and the protein rule below counts it once; as a name too, a plain Kalmi Kebab outranked the
-  // chilli kebabs, and the chicken curries the soup (dev +0.46 summed nDCG@10, 3 queries up, none down).
-  else if (!qDish && q.terms.length > 0 && !q.words.every((w) => isProteinWord(k, w)) && item.dish && namesTerms(k, item.dish).some((names) => q.terms.every((w) => hasWord(k, names, w)))) z += 4;
-  else if (containsTerms && !sameDish) z += 3;
-  // A one-word query ("anda", "paneer") names a family of dishes, so another dish is not a mismatch.
-  // "idli sambar" is mostly answered by "Idli (2pc)": an item whose dish is the query dish's head part is close to it,
-  // and "onion uthappam" by the other uthappams after it.
-  else if (qDish && item.dish) z += sameDish ? 4 : q.words.length <= 1 ? 0 : partOfQuery(k, q, item.dish) ? 1 : sameFamily(k, qDish, item.dish) ? -0.5 : -1.5;
-  // "malai kofta" is near-answered by the other koftas, "medu wada" by Sambar Vadai: an item holding the query's head
-  // word (its last, a dish type, not a protein: "butter chicken" does not ask for every chicken dish) is of its family.
-  if (!contains && q.terms.length >= 2) {
-    const head = q.terms.at(-1)!;
-    if (hasWord(k, item.words, head) && !isProteinWord(k, head)) z += HEAD_BONUS;
-  }
-  // A query that names a protein ("anda", "pollo", "prawns") wants dishes of that protein.
-  if (q.stated.protein && item.protein === q.stated.protein && !contains) z += q.words.length <= 1 ? 4 : 1.5;
-  if (q.tags.length > 0) {
-    const hits = q.tags.filter((t) => item.tags.has(t)).length;
-    // "spicy starter" is better answered by a spicy snack than by a spicy main: every asked tag counts. An item with
-    // no tags at all (unresolved, no flavour word) is unknown, not a miss.
-    // A name that says the flavour ("Chilli Mushroom" for "spicy") answers it more surely than a dish whose usual
-    // recipe carries the tag (Gobi Manchurian).
-    const named = q.tags.filter((t) => item.namedTags.has(t)).length;
-    if (hits > 0) z += (2.5 * q.abstractness + 1) * (0.5 + (0.5 * hits) / q.tags.length) + (NAMED_TAG_WEIGHT * q.abstractness * named) / q.tags.length;
-    else if (qualitiesKnown(k, item)) z -= 1.5 * q.abstractness;
-  }
-  // "mild curry, not spicy": an item with a tag the query rules out is against it; a known item without is for it.
-  if (q.avoid.length > 0) {
-    if (q.avoid.some((t) => item.tags.has(t) && !kindOnlyByName(k, item, t))) z -= 1.5 + 2 * q.abstractness;
-    else if (qualitiesKnown(k, item)) z += 0.5 * q.abstractness;
-  }
-  // "party pack for a big group" wants the items for a group; an item that does not say its serving is unknown.
-  const servings = q.serving !== null && item.serving !== null ? servingsAgree(q.serving, item.serving) : null;
-  if (servings !== null) z += servings ? 1 + 2 * q.abstractness : -1.5;
-  // "mc veggie burgr" asks for one McVeggie: "2 McVeggie Burger" is an order for two of it, a near answer after the one.
-  // Only an order count the name leads with: "Chicken Dum Biryani [Serves 2]" is one dish in a bigger portion, as full
-  // an answer as the smaller one.
-  else if (q.serving === null && q.words.length > 0 && (item.orderCount ?? 0) > 1) z -= ORDER_FOR_SEVERAL;
-  // A category query ("bread", "beverages", "dessert") is answered by the item's course more than by its cosine.
-  // Starters and mains are both food, but a query for starters wants the starters first.
-  if (q.course) {
-    const sameGroup = courseGroup(q.course) === courseGroup(item.course) && (q.course !== 'bread' || item.course === 'bread');
-    // A snack query asks for the side course, and a sandwich (a main on the menu) tagged snack answers it as well.
-    const snackAsSide = q.course === 'side' && item.tags.has('snack');
-    const otherFoodCourse = (q.course === 'side' || q.course === 'main') && item.course !== q.course && !snackAsSide;
-    z += !sameGroup ? -3 : otherFoodCourse ? 0.5 : 1.5 + 3 * q.abstractness;
-  }
-  if (q.meal) z += courseGroup(item.course) !== 'food' ? -3 : item.course === 'side' && !item.tags.has('filling') ? -1 : 0;
-  // "shakes" reads as a cold drink, and every cold drink answers it as well as the shakes did: the items named with the
-  // category's word come first (paris-panini's "shakes" 0.48 -> 0.83, the coke and the juice after the shakes; only for
-  // a one-word query: "curry" in "cottage cheese and peas curry" lifted every curry, -0.29).
-  if (q.kindWords.some((w) => hasWord(k, item.words, w))) z += KIND_WORD_BONUS;
-  // A query for a dish wants the dish before the combos and meals that include it ("veg biryani").
-  if (q.words.length > 0 && !q.query.isCombo && item.isCombo) z -= 1;
-  if (q.cuisine) z += item.cuisine === q.cuisine ? 1.5 + 3 * q.abstractness : -1.5 * q.abstractness;
-  const flags = conflicts(k, q.stated, item);
-  // A need query ("spicy non veg curry") has only its diet to say which items are out, so a conflict weighs more there.
-  if (flags.dietary_conflict && vegOrNot(q.stated.diet) !== 'unknown') z -= 4 + 4 * q.abstractness;
-  if (flags.protein_conflict) z -= 3;
-  // "chicken pizza" at a place whose pizzas name no chicken: an item without the protein the query names is not it.
-  else if (q.stated.protein && item.protein !== q.stated.protein) z -= 1;
-  return 1 / (1 + Math.exp(-z));
 }
 
 export interface SearchOutcome {
@@ -623,13 +499,13 @@ function mainDishOf(text: MenuText): Dish | null {
   return combo && combo.names.length > 1 ? (combo.main?.dish ?? null) : null;
 }
 
-/** The items (read once: parseMenuText) ranked for the query; their cosines are the query's, in item order. */
-export function rankSearch(k: Knowledge, q: QueryUnderstanding, texts: readonly MenuText[], cosines: readonly number[], topK: number): SearchOutcome {
+/** The items (read once: parseMenuText) as search scores them for the query. */
+export function searchItems(k: Knowledge, q: QueryUnderstanding, texts: readonly MenuText[]): SearchItem[] {
   const profiles = texts.map((t) => t.profile);
   const usual = usualCourse(profiles);
   const sections = menuSections(texts);
   const notPizza = notPizzaPattern(k);
-  const items: SearchItem[] = profiles.map((p, i) => {
+  return profiles.map((p, i): SearchItem => {
     const text = texts[i]!;
     const dish = p.dish ?? mainDishOf(text);
     // A course the text leaves open is its menu section's ("Oreo n Oreo" between the shakes), else the menu's (at an
@@ -657,15 +533,31 @@ export function rankSearch(k: Knowledge, q: QueryUnderstanding, texts: readonly 
       tags: new Set<Tag>([...(dish?.tags ?? []), ...namedTags, ...(text.isCombo && courseGroup(p.course) === 'food' ? ['filling' as const] : [])]),
       namedTags,
       serving: q.serving === null ? null : text.serving,
-      // Read only where relevanceOf reads it: a query that names words and no serving.
+      // Read only where the relevance features read it: a query that names words and no serving.
       orderCount: q.serving === null && q.words.length > 0 ? text.orderCount : null,
       isCombo: text.isCombo,
     };
   });
-  const scored: SearchCandidate[] = items.map((item, index) => ({ index, cosine: clamp01(cosines[index]!), relevance: relevanceOf(k, q, item, cosines[index]!) }));
+}
+
+/** Relevance probability of one item for the query: the fitted precision stage, or the pairing rule for "goes with". */
+export function relevanceOf(k: Knowledge, ranker: SearchRanker, q: QueryUnderstanding, item: SearchItem, cosine: number): number {
+  if (q.pairWith) return pairingRelevance(q.pairWith, item, cosine);
+  return ranker.relevance(relevanceFeatures(k, q, item, cosine));
+}
+
+/** The items (read once: parseMenuText) ranked for the query; their cosines are the query's, in item order. */
+export function rankSearch(k: Knowledge, ranker: SearchRanker, q: QueryUnderstanding, texts: readonly MenuText[], cosines: readonly number[], topK: number): SearchOutcome {
+  const items = searchItems(k, q, texts);
+  const scored: SearchCandidate[] = items.map((item, index) => ({ index, cosine: clamp01(cosines[index]!), relevance: relevanceOf(k, ranker, q, item, cosines[index]!) }));
+  return gateSearch(k, q, items, scored, q.pairWith ? PAIRING_GATES : ranker, topK);
+}
+
+/** The results the gates let through (relevance ≥ floor, within band of the best), best first; else the fallback. */
+export function gateSearch(k: Knowledge, q: QueryUnderstanding, items: readonly SearchItem[], scored: readonly SearchCandidate[], gates: { readonly floor: number; readonly band: number }, topK: number): SearchOutcome {
   const best = scored.reduce((m, c) => Math.max(m, c.relevance), 0);
   const passed = scored
-    .filter((c) => c.relevance >= RELEVANCE_FLOOR && c.relevance >= best - RELEVANCE_BAND)
+    .filter((c) => c.relevance >= gates.floor && c.relevance >= best - gates.band)
     .sort((a, b) => b.relevance - a.relevance || b.cosine - a.cosine || a.index - b.index)
     .slice(0, topK);
   if (passed.length > 0) {
@@ -744,7 +636,7 @@ export function usualCourse(profiles: readonly ItemProfile[]): Course | null {
  * 0.6 is a clear majority. */
 const USUAL_SHARE = 0.6;
 
-function fallback(k: Knowledge, q: QueryUnderstanding, items: readonly SearchItem[], scored: SearchCandidate[], topK: number): SearchOutcome['results'] {
+function fallback(k: Knowledge, q: QueryUnderstanding, items: readonly SearchItem[], scored: readonly SearchCandidate[], topK: number): SearchOutcome['results'] {
   const wanted = q.course ? courseGroup(q.course) : q.profile.dish ? courseGroup(q.profile.dish.course) : q.query.cues.course.confidence >= 0.7 ? courseGroup(q.query.cues.course.value) : 'food';
   // A query naming a dish of a cuisine the menu does not serve (sushi at a dosa place) gets no fallback at all.
   // Only a dish the query names exactly says its cuisine: a loose resolution ("soup" read as Tortilla Soup) must not

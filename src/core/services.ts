@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { readSearchRanker, type SearchRanker } from './search-relevance.js';
 import type { TextCleaner } from './text/clean.js';
 import { loadQueryVocabulary, QuerySpeller } from './query-spelling.js';
 import { vocabularyWords } from './inference/tokenizer.js';
@@ -50,6 +51,8 @@ export class Services {
   matchReranker: CrossEncoderScorer | null = null;
   searchReranker: CrossEncoderScorer | null = null;
   conceptCentroids: ConceptCentroids | null = null;
+  /** /search's fitted precision stage (models/rankers/search-relevance.json). */
+  readonly searchRanker: SearchRanker = readSearchRanker();
   /** The food knowledge every stage reads, loaded once (or handed in: tests and the eval share one). */
   readonly knowledge: Knowledge;
   readonly cleaner: TextCleaner;

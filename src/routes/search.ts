@@ -1,9 +1,8 @@
 import typia, { tags } from 'typia';
 import { ApiError } from '../core/errors.js';
 import { SUPPORTED_DIMENSIONS, l2normalize, type Dimension } from '../core/inference/encoder.js';
-import { parseMenuText } from '../core/menu-text.js';
-import { conceptualQueryVector, rankSearch, understandQuery } from '../core/search.js';
-import { cosineTopK } from '../native/index.js';
+import { rankSearch } from '../core/search.js';
+import { readSearch } from '../core/search-request.js';
 import { checkText, typed, type MaxChars, type MenuText, type Route } from './route.js';
 
 export interface SearchRequest {
@@ -77,27 +76,11 @@ export const searchRoute: Route<ParsedSearch, SearchResponse> = {
   },
   async handle(req, ctx) {
     const s = ctx.services;
-    const enc = s.requireEncoder();
-    // The query's typos are read against the knowledge base and this menu's own words first ("sjakes" → shakes).
-    const spelled = s.requireQuerySpeller().correct(req.query, req.corpus).text;
-    const k = s.knowledge;
-    // The query and every item are read once; every stage below reads these values.
-    const q = parseMenuText(k, spelled);
-    const corpus = req.corpus.map((t) => parseMenuText(k, t));
-    const corpusVectors = req.embeddings ?? (await enc.encode(corpus.map((t) => t.text), req.dimension));
-    // Other-language and Hinglish food words are embedded in English ("pollo" → chicken); profiles keep the original.
-    const [queryVector] = await enc.encode([q.english], req.dimension);
-    const understanding = understandQuery(q);
-    const qv = conceptualQueryVector(queryVector!, understanding, s.conceptCentroids, enc, req.dimension);
-    const matrix = new Float32Array(corpusVectors.length * req.dimension);
-    corpusVectors.forEach((v, i) => matrix.set(v, i * req.dimension));
-    const top = cosineTopK(qv, matrix, req.dimension, corpusVectors.length);
-    const cosines = new Array<number>(corpusVectors.length);
-    for (let k = 0; k < top.indices.length; k++) cosines[top.indices[k]!] = top.scores[k]!;
-    const outcome = rankSearch(k, understanding, corpus, cosines, req.topK);
+    const read = await readSearch(s, req.query, req.corpus, req.embeddings, req.dimension);
+    const outcome = rankSearch(s.knowledge, s.searchRanker, read.understanding, read.corpus, read.cosines, req.topK);
     return {
       results: outcome.results.map((r) => ({ text: req.corpus[r.index]!, score: r.score, reranker_score: r.reranker_score, is_fallback: r.is_fallback })),
-      query_preprocessed: q.text,
+      query_preprocessed: read.query.text,
     };
   },
 };

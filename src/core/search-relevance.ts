@@ -1,0 +1,228 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { courseGroup, type Dish } from './knowledge/dishes.js';
+import type { Knowledge } from './knowledge/index.js';
+import { conflicts, vegOrNot } from './items.js';
+import { MODELS_DIR } from './paths.js';
+import { servingsAgree } from './servings.js';
+import { hasWord, holdsAll, namesTerms, namesWords, isProteinWord, qualitiesKnown, kindOnlyByName, type QueryUnderstanding, type SearchItem } from './search.js';
+
+/**
+ * /search's precision stage as a fitted model: named features of one (query, item) pair, each a small pure function of
+ * what the query asks (QueryUnderstanding) and what the item is (SearchItem), and a logistic regression over them
+ * whose weights, bias and result gates are fitted on the development sets' graded queries by
+ * scripts/fit-search-ranker.mjs into models/rankers/search-relevance.json. The knowledge decides what each feature
+ * reads; how much each counts is fitted, never typed here.
+ *
+ * A feature is 0 when it does not apply. Features named `…_abstract` are their base feature times the query's
+ * abstractness (0 for a dish name, 1 for a pure need): how much a need ("spicy", "dessert", "chinese") counts grows
+ * with how much of the query it is.
+ */
+export interface RelevanceFeature {
+  readonly name: string;
+  readonly about: string;
+  readonly value: (e: PairEvidence) => number;
+}
+
+/** What the features read, computed once per (query, item). */
+export interface PairEvidence {
+  readonly k: Knowledge;
+  readonly q: QueryUnderstanding;
+  readonly item: SearchItem;
+  readonly cosine: number;
+  /** The query says only how many it is for: no words, concept, course or cuisine for the cosine to measure. */
+  readonly servingOnly: boolean;
+  readonly sameDish: boolean;
+  /** The item's name holds every content word of the query, or every word of a name of the dish the query names. */
+  readonly containsWords: boolean;
+  /** The item's name holds the query's terms (its words by the names menus use for them: lexicon/search_equivalents.tsv). */
+  readonly containsTerms: boolean;
+  /** Which way the query's words and dish meet the item's (the first that holds, strongest first). */
+  readonly dishEvidence: DishEvidence;
+  readonly tagHits: number;
+  readonly namedTagHits: number;
+}
+
+/** How the item's name and dish answer the words and dish of the query, one kind per pair. */
+export type DishEvidence =
+  | 'words_same_dish' | 'words_other_dish' | 'terms_in_dish_names' | 'terms_in_item' | 'same_dish'
+  | 'one_word_other_dish' | 'dish_of_query_part' | 'dish_same_family' | 'dish_other' | 'none';
+
+function dishEvidenceOf(k: Knowledge, q: QueryUnderstanding, item: SearchItem, sameDish: boolean, containsWords: boolean, containsTerms: boolean): DishEvidence {
+  const qDish = q.profile.dish;
+  if (containsWords) return sameDish ? 'words_same_dish' : 'words_other_dish';
+  // "bitter gourd" asks for "Karela Fried": the query's words are all in one of the names the knowledge base knows the
+  // item's dish by. Only for a query that names no dish itself ("paneer tikka" is Paneer Tikka, not the Paneer *Tikka*
+  // Lababdar), and not when its only words are a protein (every chicken dish has "chicken" in a name).
+  if (!qDish && q.terms.length > 0 && item.dish && !q.words.every((w) => isProteinWord(k, w))
+    && namesTerms(k, item.dish).some((names) => q.terms.every((w) => hasWord(k, names, w)))) return 'terms_in_dish_names';
+  if (containsTerms && !sameDish) return 'terms_in_item';
+  if (!qDish || !item.dish) return 'none';
+  if (sameDish) return 'same_dish';
+  // A one-word query ("anda", "paneer") names a family of dishes, so another dish is not a mismatch.
+  if (q.words.length <= 1) return 'one_word_other_dish';
+  if (partOfQuery(k, q, item.dish)) return 'dish_of_query_part';
+  return sameFamily(k, qDish, item.dish) ? 'dish_same_family' : 'dish_other';
+}
+
+/** The item's dish is named by the first words of the query ("Idli" for "idli sambar"), not by all of them. */
+function partOfQuery(k: Knowledge, q: QueryUnderstanding, dish: Dish): boolean {
+  const first = namesWords(k, dish)[0];
+  return !!first && first.size < q.words.length && [...first].every((w, i) => q.words[i] !== undefined && hasWord(k, new Set([q.words[i]!]), w));
+}
+
+/** Two dishes whose names end in the same head word ("Onion Uthappam" / "Podi Uthappam"): of one family. */
+function sameFamily(k: Knowledge, a: Dish, b: Dish): boolean {
+  const head = (d: Dish): string => k.singular(d.keys[0]?.split(' ').at(-1) ?? '');
+  return head(a) !== '' && head(a) === head(b);
+}
+
+/** The evidence of one (query, item) pair. */
+export function pairEvidence(k: Knowledge, q: QueryUnderstanding, item: SearchItem, cosine: number): PairEvidence {
+  const servingOnly = q.serving !== null && q.terms.length === 0 && q.tags.length === 0 && !q.course && !q.cuisine;
+  const qDish = q.profile.dish;
+  const sameDish = !!qDish && !!item.dish && qDish.id === item.dish.id;
+  // "minced mutton" is Mutton Keema, so "Mutton Keema Kaleji" holds the dish the query names: a form of it.
+  const containsWords = q.words.length > 0 && (q.words.every((w) => hasWord(k, item.words, w)) || (!sameDish && q.dishNames.some((names) => holdsAll(k, item.words, names))));
+  const containsTerms = !containsWords && q.terms.length > 0 && (q.anyOf ? q.terms.some((w) => hasWord(k, item.words, w)) : q.terms.every((w) => hasWord(k, item.words, w)));
+  return {
+    k, q, item, cosine, servingOnly, sameDish, containsWords, containsTerms,
+    dishEvidence: dishEvidenceOf(k, q, item, sameDish, containsWords, containsTerms),
+    tagHits: q.tags.filter((t) => item.tags.has(t)).length,
+    namedTagHits: q.tags.filter((t) => item.namedTags.has(t)).length,
+  };
+}
+
+const is = (b: boolean): number => (b ? 1 : 0);
+const dishIs = (kind: DishEvidence) => (e: PairEvidence): number => is(e.dishEvidence === kind);
+const sameCourseGroup = (e: PairEvidence): boolean =>
+  courseGroup(e.q.course!) === courseGroup(e.item.course) && (e.q.course !== 'bread' || e.item.course === 'bread');
+const servingAgreement = (e: PairEvidence): boolean | null =>
+  e.q.serving !== null && e.item.serving !== null ? servingsAgree(e.q.serving, e.item.serving) : null;
+const statedDietConflict = (e: PairEvidence): boolean =>
+  conflicts(e.k, e.q.stated, e.item).dietary_conflict && vegOrNot(e.q.stated.diet) !== 'unknown';
+const proteinConflict = (e: PairEvidence): boolean => conflicts(e.k, e.q.stated, e.item).protein_conflict;
+const tagMiss = (e: PairEvidence): boolean => e.q.tags.length > 0 && e.tagHits === 0 && qualitiesKnown(e.k, e.item);
+const avoidedTag = (e: PairEvidence): boolean => e.q.avoid.some((t) => e.item.tags.has(t) && !kindOnlyByName(e.k, e.item, t));
+const contains = (e: PairEvidence): boolean => e.containsWords || e.containsTerms;
+const headWordOnly = (e: PairEvidence): boolean => {
+  if (contains(e) || e.q.terms.length < 2) return false;
+  // Its last word, a dish type, not a protein: "butter chicken" does not ask for every chicken dish.
+  const head = e.q.terms.at(-1)!;
+  return hasWord(e.k, e.item.words, head) && !isProteinWord(e.k, head);
+};
+const courseFit = (e: PairEvidence): 'other_group' | 'other_food' | 'match' | null => {
+  if (!e.q.course) return null;
+  if (!sameCourseGroup(e)) return 'other_group';
+  // A snack query asks for the side course, and a sandwich (a main on the menu) tagged snack answers it as well.
+  const snackAsSide = e.q.course === 'side' && e.item.tags.has('snack');
+  return (e.q.course === 'side' || e.q.course === 'main') && e.item.course !== e.q.course && !snackAsSide ? 'other_food' : 'match';
+};
+
+/** The features, in the order of the fitted weights (the weights file names them, and loading checks the order). */
+export const RELEVANCE_FEATURES: readonly RelevanceFeature[] = [
+  { name: 'cosine', about: 'cosine of the (concept-blended) query and the item, for a query with words or a need', value: (e) => (e.servingOnly ? 0 : e.cosine) },
+  { name: 'cosine_serving_only', about: 'the cosine, for a query that says only how many it feeds', value: (e) => (e.servingOnly ? e.cosine : 0) },
+  { name: 'serving_only', about: 'the query says only how many it feeds', value: (e) => is(e.servingOnly) },
+  { name: 'words_same_dish', about: "the item is the query's dish and its name holds the query's words", value: dishIs('words_same_dish') },
+  { name: 'words_other_dish', about: "the item's name holds the query's words (or a name of its dish), another dish or none", value: dishIs('words_other_dish') },
+  { name: 'terms_in_dish_names', about: "a name of the item's dish holds the query's terms (the query names no dish)", value: dishIs('terms_in_dish_names') },
+  { name: 'terms_in_item', about: "the item's name holds the query's words by the names menus use for them", value: dishIs('terms_in_item') },
+  { name: 'same_dish', about: 'the item resolves to the dish the query names, in other words', value: dishIs('same_dish') },
+  { name: 'one_word_other_dish', about: 'another dish, for a one-word query (a family: "paneer")', value: dishIs('one_word_other_dish') },
+  { name: 'dish_of_query_part', about: 'the item is the dish the first words of the query name ("Idli" for "idli sambar")', value: dishIs('dish_of_query_part') },
+  { name: 'dish_same_family', about: "another dish of the query dish's family (same head word)", value: dishIs('dish_same_family') },
+  { name: 'dish_other', about: 'another known dish than the one the query names', value: dishIs('dish_other') },
+  { name: 'head_word', about: "the item's name holds the query's head word only (not a protein)", value: (e) => is(headWordOnly(e)) },
+  { name: 'protein_asked_one_word', about: 'a one-word query naming a protein, and the item is of it without holding the word', value: (e) => is(!!e.q.stated.protein && e.item.protein === e.q.stated.protein && !contains(e) && e.q.words.length <= 1) },
+  { name: 'protein_asked', about: 'a longer query naming a protein, and the item is of it without holding its words', value: (e) => is(!!e.q.stated.protein && e.item.protein === e.q.stated.protein && !contains(e) && e.q.words.length > 1) },
+  { name: 'tag_hits', about: 'share of the asked tags the item has, from 0.5 for one to 1 for all (0 for none)', value: (e) => (e.tagHits > 0 ? 0.5 + (0.5 * e.tagHits) / e.q.tags.length : 0) },
+  { name: 'tag_hits_abstract', about: 'tag_hits times abstractness', value: (e) => (e.tagHits > 0 ? (0.5 + (0.5 * e.tagHits) / e.q.tags.length) * e.q.abstractness : 0) },
+  { name: 'named_tags_abstract', about: "share of the asked tags the item's own name says, times abstractness", value: (e) => (e.tagHits > 0 ? (e.namedTagHits / e.q.tags.length) * e.q.abstractness : 0) },
+  { name: 'tag_miss', about: 'the item is known and has none of the asked tags', value: (e) => is(tagMiss(e)) },
+  { name: 'tag_miss_abstract', about: 'tag_miss times abstractness', value: (e) => is(tagMiss(e)) * e.q.abstractness },
+  { name: 'avoided_tag', about: 'the item has a tag the query rules out ("not spicy")', value: (e) => is(e.q.avoid.length > 0 && avoidedTag(e)) },
+  { name: 'avoided_tag_abstract', about: 'avoided_tag times abstractness', value: (e) => is(e.q.avoid.length > 0 && avoidedTag(e)) * e.q.abstractness },
+  { name: 'avoid_clear_abstract', about: 'a known item without the ruled-out tags, times abstractness', value: (e) => is(e.q.avoid.length > 0 && !avoidedTag(e) && qualitiesKnown(e.k, e.item)) * e.q.abstractness },
+  { name: 'serving_agrees', about: 'the item feeds as many as the query asks', value: (e) => is(servingAgreement(e) === true) },
+  { name: 'serving_agrees_abstract', about: 'serving_agrees times abstractness', value: (e) => is(servingAgreement(e) === true) * e.q.abstractness },
+  { name: 'serving_disagrees', about: 'the item says it feeds another number', value: (e) => is(servingAgreement(e) === false) },
+  { name: 'order_for_several', about: 'an order for several of a dish ("2 McVeggie Burger") for a query that names no serving', value: (e) => is(servingAgreement(e) === null && e.q.serving === null && e.q.words.length > 0 && (e.item.orderCount ?? 0) > 1) },
+  { name: 'course_other_group', about: 'the query asks for a course and the item is of another group (a drink for a dessert query)', value: (e) => is(courseFit(e) === 'other_group') },
+  { name: 'course_other_food', about: 'the query asks for starters or mains and the item is the other food course', value: (e) => is(courseFit(e) === 'other_food') },
+  { name: 'course_match', about: 'the item is of the course the query asks for', value: (e) => is(courseFit(e) === 'match') },
+  { name: 'course_match_abstract', about: 'course_match times abstractness', value: (e) => is(courseFit(e) === 'match') * e.q.abstractness },
+  { name: 'meal_not_food', about: 'a meal query ("meal for two") and the item is no food (a drink, a dessert)', value: (e) => is(e.q.meal && courseGroup(e.item.course) !== 'food') },
+  { name: 'meal_light_side', about: 'a meal query and the item is a side that is not filling', value: (e) => is(e.q.meal && courseGroup(e.item.course) === 'food' && e.item.course === 'side' && !e.item.tags.has('filling')) },
+  { name: 'kind_word', about: 'the item is named with a one-word category query\'s word ("Oreo Shake" for "shakes")', value: (e) => is(e.q.kindWords.some((w) => hasWord(e.k, e.item.words, w))) },
+  { name: 'combo_for_dish', about: 'a combo or meal, for a query for a dish', value: (e) => is(e.q.words.length > 0 && !e.q.query.isCombo && e.item.isCombo) },
+  { name: 'cuisine_match', about: 'the item is of the cuisine the query asks for', value: (e) => is(!!e.q.cuisine && e.item.cuisine === e.q.cuisine) },
+  { name: 'cuisine_match_abstract', about: 'cuisine_match times abstractness', value: (e) => is(!!e.q.cuisine && e.item.cuisine === e.q.cuisine) * e.q.abstractness },
+  { name: 'cuisine_other_abstract', about: 'the item is of another cuisine than the one asked, times abstractness', value: (e) => is(!!e.q.cuisine && e.item.cuisine !== e.q.cuisine) * e.q.abstractness },
+  { name: 'diet_conflict', about: 'the item contradicts the diet the query states', value: (e) => is(statedDietConflict(e)) },
+  { name: 'diet_conflict_abstract', about: 'diet_conflict times abstractness', value: (e) => is(statedDietConflict(e)) * e.q.abstractness },
+  { name: 'protein_conflict', about: 'the item is of another protein than the one the query states', value: (e) => is(proteinConflict(e)) },
+  { name: 'protein_missing', about: 'the query states a protein the item does not name (and no conflict)', value: (e) => is(!proteinConflict(e) && !!e.q.stated.protein && e.item.protein !== e.q.stated.protein) },
+];
+
+export const RELEVANCE_FEATURE_NAMES: readonly string[] = RELEVANCE_FEATURES.map((f) => f.name);
+
+/** The feature vector of one (query, item) pair, in RELEVANCE_FEATURES order. */
+export function relevanceFeatures(k: Knowledge, q: QueryUnderstanding, item: SearchItem, cosine: number): Float64Array {
+  const e = pairEvidence(k, q, item, cosine);
+  const out = new Float64Array(RELEVANCE_FEATURES.length);
+  for (let i = 0; i < out.length; i++) out[i] = RELEVANCE_FEATURES[i]!.value(e);
+  return out;
+}
+
+export const RANKER_FORMAT = 'menu-intelligence/search-relevance@1';
+/** Where the fitted model lives: committed, refitted by scripts/fit-search-ranker.mjs when the encoder or the features change. */
+export const SEARCH_RANKER_PATH = join(MODELS_DIR, 'rankers', 'search-relevance.json');
+
+/** The fitted precision stage: relevance probability per (query, item), and the gates on it. */
+export interface SearchRanker {
+  /** The encoder whose cosines it was fitted on. */
+  readonly encoder: string;
+  readonly weights: Float64Array;
+  readonly bias: number;
+  /** A result needs at least this relevance ... */
+  readonly floor: number;
+  /** ... and at most this much below the query's best. */
+  readonly band: number;
+  relevance(features: Float64Array): number;
+}
+
+interface RankerFile {
+  format: string;
+  encoder: string;
+  features: string[];
+  weights: number[];
+  bias: number;
+  floor: number;
+  band: number;
+}
+
+/** Reads and checks a ranker file: its features must be RELEVANCE_FEATURES, by name and in order. */
+export function readSearchRanker(path: string = SEARCH_RANKER_PATH): SearchRanker {
+  const raw = JSON.parse(readFileSync(path, 'utf8')) as RankerFile;
+  const where = path.replace(/^.*\/models\//, 'models/');
+  if (raw.format !== RANKER_FORMAT) throw new Error(`${where}: format "${raw.format}", expected ${RANKER_FORMAT}`);
+  const names = RELEVANCE_FEATURE_NAMES;
+  if (raw.features.length !== names.length || raw.features.some((f, i) => f !== names[i])) {
+    throw new Error(`${where}: fitted on features [${raw.features.join(', ')}], the code computes [${names.join(', ')}]: refit with scripts/fit-search-ranker.mjs`);
+  }
+  if (raw.weights.length !== names.length || !raw.weights.every(Number.isFinite) || !Number.isFinite(raw.bias)) throw new Error(`${where}: weights must be ${names.length} finite numbers and a finite bias`);
+  if (!(raw.floor >= 0 && raw.floor <= 1) || !(raw.band >= 0 && raw.band <= 1)) throw new Error(`${where}: floor and band must be in [0, 1]`);
+  return searchRanker(raw.encoder, Float64Array.from(raw.weights), raw.bias, raw.floor, raw.band);
+}
+
+export function searchRanker(encoder: string, weights: Float64Array, bias: number, floor: number, band: number): SearchRanker {
+  return {
+    encoder, weights, bias, floor, band,
+    relevance(features) {
+      let z = bias;
+      for (let i = 0; i < weights.length; i++) z += weights[i]! * features[i]!;
+      return 1 / (1 + Math.exp(-z));
+    },
+  };
+}

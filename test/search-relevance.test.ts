@@ -1,0 +1,86 @@
+import t from 'tap';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadKnowledge } from '../src/core/knowledge/index.js';
+import { parseMenuText } from '../src/core/menu-text.js';
+import { searchItems, understandQuery } from '../src/core/search.js';
+import { RELEVANCE_FEATURE_NAMES, SEARCH_RANKER_PATH, readSearchRanker, relevanceFeatures } from '../src/core/search-relevance.js';
+
+const knowledge = loadKnowledge();
+
+/** The named features of one (query, item) pair, as /search computes them, at the given cosine. */
+function featuresOf(query: string, item: string, cosine = 0.7): (name: string) => number {
+  const q = understandQuery(parseMenuText(knowledge, query));
+  const [it] = searchItems(knowledge, q, [parseMenuText(knowledge, item)]);
+  const f = relevanceFeatures(knowledge, q, it!, cosine);
+  const out: { [name: string]: number } = {};
+  RELEVANCE_FEATURE_NAMES.forEach((n, i) => (out[n] = f[i]!));
+  return (name) => {
+    const v = out[name];
+    if (v === undefined) throw new Error(`no feature ${name}`);
+    return v;
+  };
+}
+
+t.test('features: the dish and words of the query against the item', async (t) => {
+  const same = featuresOf('paneer tikka', 'Paneer Tikka (8 pcs)');
+  t.equal(same('words_same_dish'), 1, 'the item is the dish and holds the words');
+  t.equal(same('dish_other'), 0);
+  const family = featuresOf('paneer tikka', 'Chicken Tikka');
+  t.equal(family('words_same_dish') + family('words_other_dish'), 0, 'another dish does not hold "paneer"');
+  t.equal(family('dish_same_family') + family('dish_other'), 1, 'another known dish, of the family or not');
+  t.equal(featuresOf('paneer tikka', 'Paneer Tikka Pizza')('words_other_dish'), 1, 'a form holding the words');
+});
+
+t.test('features: diet and protein conflicts, stated by the query', async (t) => {
+  const f = featuresOf('veg biryani', 'Chicken Dum Biryani');
+  t.equal(f('diet_conflict'), 1, 'a chicken dish contradicts a veg query');
+  t.equal(featuresOf('veg biryani', 'Veg Dum Biryani')('diet_conflict'), 0);
+  t.equal(featuresOf('chicken biryani', 'Mutton Biryani')('protein_conflict'), 1, 'another meat');
+  t.equal(featuresOf('biryani', 'Mutton Biryani')('protein_conflict'), 0, 'no protein asked, no conflict');
+});
+
+t.test('features: a course need, weighted by how abstract the query is', async (t) => {
+  const sweet = featuresOf('dessert', 'Gulab Jamun (2 pcs)');
+  t.equal(sweet('course_match'), 1);
+  t.equal(sweet('course_match_abstract'), 1, 'a one-word need is wholly abstract');
+  t.equal(featuresOf('dessert', 'Masala Dosa')('course_other_group'), 1, 'a main is no dessert');
+  t.equal(featuresOf('paneer tikka', 'Gulab Jamun')('course_match') + featuresOf('paneer tikka', 'Gulab Jamun')('course_other_group'), 0, 'a dish query asks no course');
+});
+
+t.test('features: the cosine is read as given, and only one cosine feature is set', async (t) => {
+  const f = featuresOf('paneer tikka', 'Paneer Tikka', 0.83);
+  t.equal(f('cosine'), 0.83);
+  t.equal(f('cosine_serving_only'), 0);
+  t.equal(f('serving_only'), 0);
+});
+
+t.test('the committed ranker: fitted on these features, sane signs, gates in range', async (t) => {
+  const ranker = readSearchRanker();
+  const raw = JSON.parse(readFileSync(SEARCH_RANKER_PATH, 'utf8')) as { features: string[]; encoder: string; fitted_by: string; data: { sha256: string } };
+  t.same(raw.features, RELEVANCE_FEATURE_NAMES, 'one weight per named feature, in order');
+  t.match(raw.fitted_by, /fit-search-ranker/, 'written by the fit script');
+  t.match(raw.data.sha256, /^[0-9a-f]{64}$/, 'records the data it was fitted on');
+  const w = (name: string) => ranker.weights[RELEVANCE_FEATURE_NAMES.indexOf(name)]!;
+  t.ok(w('cosine') > 0, 'a closer item is more relevant');
+  t.ok(w('words_same_dish') > 0, 'the query dish holding its words counts for it');
+  t.ok(w('diet_conflict') < 0, 'a diet conflict counts against');
+  t.ok(ranker.floor > 0 && ranker.floor < 1 && ranker.band > 0 && ranker.band <= 1);
+  // The same item scores higher with the words than without.
+  const q = understandQuery(parseMenuText(knowledge, 'paneer tikka'));
+  const items = searchItems(knowledge, q, ['Paneer Tikka', 'Aloo Tikki'].map((x) => parseMenuText(knowledge, x)));
+  t.ok(ranker.relevance(relevanceFeatures(knowledge, q, items[0]!, 0.7)) > ranker.relevance(relevanceFeatures(knowledge, q, items[1]!, 0.7)));
+});
+
+t.test('a ranker file fitted on other features is refused with what to do', async (t) => {
+  const raw = JSON.parse(readFileSync(SEARCH_RANKER_PATH, 'utf8')) as { features: string[] };
+  const dir = mkdtempSync(join(tmpdir(), 'ranker-'));
+  const path = join(dir, 'search-relevance.json');
+  writeFileSync(path, JSON.stringify({ ...raw, features: [...raw.features].reverse() }));
+  t.throws(() => readSearchRanker(path), /refit with scripts\/fit-search-ranker\.mjs/);
+  writeFileSync(path, JSON.stringify({ ...raw, format: 'other@1' }));
+  t.throws(() => readSearchRanker(path), /format/);
+  writeFileSync(path, JSON.stringify({ ...raw, floor: 2 }));
+  t.throws(() => readSearchRanker(path), /floor and band/);
+});
