@@ -254,7 +254,7 @@ function scoredOf(qs, w) {
 
 /** The eval's figures under gates; `score` is the mean of nDCG@10 (queries with answers) and the no-match share. */
 function score(qs, scored, floor, band) {
-  let total = 0, returned = 0, graded = 0, noMatch = 0, noMatchOk = 0, ndcgSum = 0, answerable = 0;
+  let returned = 0, graded = 0, noMatch = 0, noMatchOk = 0, ndcgSum = 0, answerable = 0;
   qs.forEach((q, n) => {
     const gates = q.q.pairWith ? { floor: 0.5, band: 0.5 } : { floor, band };
     const res = gateSearch(k, q.q, q.items, scored[n], gates, TOP_K).results;
@@ -263,14 +263,12 @@ function score(qs, scored, floor, band) {
       noMatch++;
       const ok = res.every((r) => r.is_fallback) ? 1 : 0;
       noMatchOk += ok;
-      total += ok;
       return;
     }
     const gains = res.map((r) => q.grades[r.index]);
     for (const r of res) if (!r.is_fallback) { returned++; if (q.grades[r.index] > 0) graded++; }
     const ideal = relevant.sort((a, b) => b - a).slice(0, TOP_K);
     const ndcg = dcg(gains) / dcg(ideal);
-    total += ndcg;
     ndcgSum += ndcg;
     answerable++;
   });

@@ -41,6 +41,16 @@ export interface PairEvidence {
   readonly dishEvidence: DishEvidence;
   readonly tagHits: number;
   readonly namedTagHits: number;
+  /** The item is known and has none of the asked tags. */
+  readonly tagMiss: boolean;
+  /** The item has a tag the query rules out ("not spicy"). */
+  readonly avoidedTag: boolean;
+  /** Whether the item feeds as many as the query asks; null when either does not say. */
+  readonly servingAgrees: boolean | null;
+  readonly courseFit: 'other_group' | 'other_food' | 'match' | null;
+  /** The item contradicts the diet the query states. */
+  readonly dietConflict: boolean;
+  readonly proteinConflict: boolean;
 }
 
 /** How the item's name and dish answer the words and dish of the query, one kind per pair. */
@@ -77,7 +87,7 @@ function sameFamily(k: Knowledge, a: Dish, b: Dish): boolean {
   return head(a) !== '' && head(a) === head(b);
 }
 
-/** The evidence of one (query, item) pair. */
+/** The evidence of one (query, item) pair, each reading made once for every feature that uses it. */
 export function pairEvidence(k: Knowledge, q: QueryUnderstanding, item: SearchItem, cosine: number): PairEvidence {
   const servingOnly = q.serving !== null && q.terms.length === 0 && q.tags.length === 0 && !q.course && !q.cuisine;
   const qDish = q.profile.dish;
@@ -85,25 +95,33 @@ export function pairEvidence(k: Knowledge, q: QueryUnderstanding, item: SearchIt
   // "minced mutton" is Mutton Keema, so "Mutton Keema Kaleji" holds the dish the query names: a form of it.
   const containsWords = q.words.length > 0 && (q.words.every((w) => hasWord(k, item.words, w)) || (!sameDish && q.dishNames.some((names) => holdsAll(k, item.words, names))));
   const containsTerms = !containsWords && q.terms.length > 0 && (q.anyOf ? q.terms.some((w) => hasWord(k, item.words, w)) : q.terms.every((w) => hasWord(k, item.words, w)));
+  const tagHits = q.tags.filter((t) => item.tags.has(t)).length;
+  const flags = conflicts(k, q.stated, item);
   return {
     k, q, item, cosine, servingOnly, sameDish, containsWords, containsTerms,
     dishEvidence: dishEvidenceOf(k, q, item, sameDish, containsWords, containsTerms),
-    tagHits: q.tags.filter((t) => item.tags.has(t)).length,
+    tagHits,
     namedTagHits: q.tags.filter((t) => item.namedTags.has(t)).length,
+    tagMiss: q.tags.length > 0 && tagHits === 0 && qualitiesKnown(k, item),
+    avoidedTag: q.avoid.some((t) => item.tags.has(t) && !kindOnlyByName(k, item, t)),
+    servingAgrees: q.serving !== null && item.serving !== null ? servingsAgree(q.serving, item.serving) : null,
+    courseFit: courseFitOf(q, item),
+    dietConflict: flags.dietary_conflict && vegOrNot(q.stated.diet) !== 'unknown',
+    proteinConflict: flags.protein_conflict,
   };
+}
+
+function courseFitOf(q: QueryUnderstanding, item: SearchItem): PairEvidence['courseFit'] {
+  if (!q.course) return null;
+  const sameGroup = courseGroup(q.course) === courseGroup(item.course) && (q.course !== 'bread' || item.course === 'bread');
+  if (!sameGroup) return 'other_group';
+  // A snack query asks for the side course, and a sandwich (a main on the menu) tagged snack answers it as well.
+  const snackAsSide = q.course === 'side' && item.tags.has('snack');
+  return (q.course === 'side' || q.course === 'main') && item.course !== q.course && !snackAsSide ? 'other_food' : 'match';
 }
 
 const is = (b: boolean): number => (b ? 1 : 0);
 const dishIs = (kind: DishEvidence) => (e: PairEvidence): number => is(e.dishEvidence === kind);
-const sameCourseGroup = (e: PairEvidence): boolean =>
-  courseGroup(e.q.course!) === courseGroup(e.item.course) && (e.q.course !== 'bread' || e.item.course === 'bread');
-const servingAgreement = (e: PairEvidence): boolean | null =>
-  e.q.serving !== null && e.item.serving !== null ? servingsAgree(e.q.serving, e.item.serving) : null;
-const statedDietConflict = (e: PairEvidence): boolean =>
-  conflicts(e.k, e.q.stated, e.item).dietary_conflict && vegOrNot(e.q.stated.diet) !== 'unknown';
-const proteinConflict = (e: PairEvidence): boolean => conflicts(e.k, e.q.stated, e.item).protein_conflict;
-const tagMiss = (e: PairEvidence): boolean => e.q.tags.length > 0 && e.tagHits === 0 && qualitiesKnown(e.k, e.item);
-const avoidedTag = (e: PairEvidence): boolean => e.q.avoid.some((t) => e.item.tags.has(t) && !kindOnlyByName(e.k, e.item, t));
 const contains = (e: PairEvidence): boolean => e.containsWords || e.containsTerms;
 const headWordOnly = (e: PairEvidence): boolean => {
   if (contains(e) || e.q.terms.length < 2) return false;
@@ -111,14 +129,6 @@ const headWordOnly = (e: PairEvidence): boolean => {
   const head = e.q.terms.at(-1)!;
   return hasWord(e.k, e.item.words, head) && !isProteinWord(e.k, head);
 };
-const courseFit = (e: PairEvidence): 'other_group' | 'other_food' | 'match' | null => {
-  if (!e.q.course) return null;
-  if (!sameCourseGroup(e)) return 'other_group';
-  // A snack query asks for the side course, and a sandwich (a main on the menu) tagged snack answers it as well.
-  const snackAsSide = e.q.course === 'side' && e.item.tags.has('snack');
-  return (e.q.course === 'side' || e.q.course === 'main') && e.item.course !== e.q.course && !snackAsSide ? 'other_food' : 'match';
-};
-
 /** The features, in the order of the fitted weights (the weights file names them, and loading checks the order). */
 export const RELEVANCE_FEATURES: readonly RelevanceFeature[] = [
   { name: 'cosine', about: 'cosine of the (concept-blended) query and the item, for a query with words or a need', value: (e) => (e.servingOnly ? 0 : e.cosine) },
@@ -139,19 +149,19 @@ export const RELEVANCE_FEATURES: readonly RelevanceFeature[] = [
   { name: 'tag_hits', about: 'share of the asked tags the item has, from 0.5 for one to 1 for all (0 for none)', value: (e) => (e.tagHits > 0 ? 0.5 + (0.5 * e.tagHits) / e.q.tags.length : 0) },
   { name: 'tag_hits_abstract', about: 'tag_hits times abstractness', value: (e) => (e.tagHits > 0 ? (0.5 + (0.5 * e.tagHits) / e.q.tags.length) * e.q.abstractness : 0) },
   { name: 'named_tags_abstract', about: "share of the asked tags the item's own name says, times abstractness", value: (e) => (e.tagHits > 0 ? (e.namedTagHits / e.q.tags.length) * e.q.abstractness : 0) },
-  { name: 'tag_miss', about: 'the item is known and has none of the asked tags', value: (e) => is(tagMiss(e)) },
-  { name: 'tag_miss_abstract', about: 'tag_miss times abstractness', value: (e) => is(tagMiss(e)) * e.q.abstractness },
-  { name: 'avoided_tag', about: 'the item has a tag the query rules out ("not spicy")', value: (e) => is(e.q.avoid.length > 0 && avoidedTag(e)) },
-  { name: 'avoided_tag_abstract', about: 'avoided_tag times abstractness', value: (e) => is(e.q.avoid.length > 0 && avoidedTag(e)) * e.q.abstractness },
-  { name: 'avoid_clear_abstract', about: 'a known item without the ruled-out tags, times abstractness', value: (e) => is(e.q.avoid.length > 0 && !avoidedTag(e) && qualitiesKnown(e.k, e.item)) * e.q.abstractness },
-  { name: 'serving_agrees', about: 'the item feeds as many as the query asks', value: (e) => is(servingAgreement(e) === true) },
-  { name: 'serving_agrees_abstract', about: 'serving_agrees times abstractness', value: (e) => is(servingAgreement(e) === true) * e.q.abstractness },
-  { name: 'serving_disagrees', about: 'the item says it feeds another number', value: (e) => is(servingAgreement(e) === false) },
-  { name: 'order_for_several', about: 'an order for several of a dish ("2 McVeggie Burger") for a query that names no serving', value: (e) => is(servingAgreement(e) === null && e.q.serving === null && e.q.words.length > 0 && (e.item.orderCount ?? 0) > 1) },
-  { name: 'course_other_group', about: 'the query asks for a course and the item is of another group (a drink for a dessert query)', value: (e) => is(courseFit(e) === 'other_group') },
-  { name: 'course_other_food', about: 'the query asks for starters or mains and the item is the other food course', value: (e) => is(courseFit(e) === 'other_food') },
-  { name: 'course_match', about: 'the item is of the course the query asks for', value: (e) => is(courseFit(e) === 'match') },
-  { name: 'course_match_abstract', about: 'course_match times abstractness', value: (e) => is(courseFit(e) === 'match') * e.q.abstractness },
+  { name: 'tag_miss', about: 'the item is known and has none of the asked tags', value: (e) => is(e.tagMiss) },
+  { name: 'tag_miss_abstract', about: 'tag_miss times abstractness', value: (e) => is(e.tagMiss) * e.q.abstractness },
+  { name: 'avoided_tag', about: 'the item has a tag the query rules out ("not spicy")', value: (e) => is(e.avoidedTag) },
+  { name: 'avoided_tag_abstract', about: 'avoided_tag times abstractness', value: (e) => is(e.avoidedTag) * e.q.abstractness },
+  { name: 'avoid_clear_abstract', about: 'a known item without the ruled-out tags, times abstractness', value: (e) => is(e.q.avoid.length > 0 && !e.avoidedTag && qualitiesKnown(e.k, e.item)) * e.q.abstractness },
+  { name: 'serving_agrees', about: 'the item feeds as many as the query asks', value: (e) => is(e.servingAgrees === true) },
+  { name: 'serving_agrees_abstract', about: 'serving_agrees times abstractness', value: (e) => is(e.servingAgrees === true) * e.q.abstractness },
+  { name: 'serving_disagrees', about: 'the item says it feeds another number', value: (e) => is(e.servingAgrees === false) },
+  { name: 'order_for_several', about: 'an order for several of a dish ("2 McVeggie Burger") for a query that names no serving', value: (e) => is(e.servingAgrees === null && e.q.serving === null && e.q.words.length > 0 && (e.item.orderCount ?? 0) > 1) },
+  { name: 'course_other_group', about: 'the query asks for a course and the item is of another group (a drink for a dessert query)', value: (e) => is(e.courseFit === 'other_group') },
+  { name: 'course_other_food', about: 'the query asks for starters or mains and the item is the other food course', value: (e) => is(e.courseFit === 'other_food') },
+  { name: 'course_match', about: 'the item is of the course the query asks for', value: (e) => is(e.courseFit === 'match') },
+  { name: 'course_match_abstract', about: 'course_match times abstractness', value: (e) => is(e.courseFit === 'match') * e.q.abstractness },
   { name: 'meal_not_food', about: 'a meal query ("meal for two") and the item is no food (a drink, a dessert)', value: (e) => is(e.q.meal && courseGroup(e.item.course) !== 'food') },
   { name: 'meal_light_side', about: 'a meal query and the item is a side that is not filling', value: (e) => is(e.q.meal && courseGroup(e.item.course) === 'food' && e.item.course === 'side' && !e.item.tags.has('filling')) },
   { name: 'kind_word', about: 'the item is named with a one-word category query\'s word ("Oreo Shake" for "shakes")', value: (e) => is(e.q.kindWords.some((w) => hasWord(e.k, e.item.words, w))) },
@@ -159,10 +169,10 @@ export const RELEVANCE_FEATURES: readonly RelevanceFeature[] = [
   { name: 'cuisine_match', about: 'the item is of the cuisine the query asks for', value: (e) => is(!!e.q.cuisine && e.item.cuisine === e.q.cuisine) },
   { name: 'cuisine_match_abstract', about: 'cuisine_match times abstractness', value: (e) => is(!!e.q.cuisine && e.item.cuisine === e.q.cuisine) * e.q.abstractness },
   { name: 'cuisine_other_abstract', about: 'the item is of another cuisine than the one asked, times abstractness', value: (e) => is(!!e.q.cuisine && e.item.cuisine !== e.q.cuisine) * e.q.abstractness },
-  { name: 'diet_conflict', about: 'the item contradicts the diet the query states', value: (e) => is(statedDietConflict(e)) },
-  { name: 'diet_conflict_abstract', about: 'diet_conflict times abstractness', value: (e) => is(statedDietConflict(e)) * e.q.abstractness },
-  { name: 'protein_conflict', about: 'the item is of another protein than the one the query states', value: (e) => is(proteinConflict(e)) },
-  { name: 'protein_missing', about: 'the query states a protein the item does not name (and no conflict)', value: (e) => is(!proteinConflict(e) && !!e.q.stated.protein && e.item.protein !== e.q.stated.protein) },
+  { name: 'diet_conflict', about: 'the item contradicts the diet the query states', value: (e) => is(e.dietConflict) },
+  { name: 'diet_conflict_abstract', about: 'diet_conflict times abstractness', value: (e) => is(e.dietConflict) * e.q.abstractness },
+  { name: 'protein_conflict', about: 'the item is of another protein than the one the query states', value: (e) => is(e.proteinConflict) },
+  { name: 'protein_missing', about: 'the query states a protein the item does not name (and no conflict)', value: (e) => is(!e.proteinConflict && !!e.q.stated.protein && e.item.protein !== e.q.stated.protein) },
 ];
 
 export const RELEVANCE_FEATURE_NAMES: readonly string[] = RELEVANCE_FEATURES.map((f) => f.name);
