@@ -8,7 +8,7 @@
 import type { Services } from '../src/core/services.js';
 import { dedupRoute } from '../src/routes/dedup.js';
 import { ctxOf, matchAnswers } from './search_match.js';
-import type { EvalSets, LabelledMenu } from './sets.js';
+import { bySet, type EvalSets, type LabelledMenu } from './sets.js';
 import { dedupPrepared, type DedupOutcome } from '../src/core/dedup.js';
 import type { EvalKit } from './extra.js';
 import { realMenuItems, sample, sharedAvailable } from './data.js';
@@ -80,6 +80,10 @@ export async function evalDedup(kit: EvalKit, sets: EvalSets, label: string): Pr
     metric(`dedup_pairwise_precision${label}`, precision, detail);
     metric(`dedup_pairwise_recall${label}`, recall, detail);
     metric(`dedup_pairwise_f1${label}`, f1);
+    for (const [set, batch] of bySet(menus)) {
+      const b = prf(await scoreDedupMenus(services, batch));
+      metric(`dedup_pairwise_f1${label}_${set.replace('dedup_dev_menus_', '')}`, b.f1, `${batch.length} menus; precision ${b.precision.toFixed(4)} recall ${b.recall.toFixed(4)}`);
+    }
     if (process.env.EVAL_VERBOSE && sets.side === 'dev') {
       for (const e of c.falseMerges) console.log(`#   false merge  ${e}`);
       for (const e of c.missedPairs) console.log(`#   missed pair  ${e}`);

@@ -21,7 +21,7 @@ import { auc, realMenuItems, sample, sharedAvailable } from './data.js';
 import { EVAL_PARTS, type EvalKit } from './extra.js';
 import { knowledgeDrift } from './drift.js';
 import { isTuningRun, loadHeldOutSets } from './heldout.js';
-import { devSameDishPairs, loadDevSets, type EvalSets } from './sets.js';
+import { bySet, devSameDishPairs, loadDevSets, type EvalSets } from './sets.js';
 
 const printed = new Map<string, string>();
 
@@ -60,14 +60,18 @@ async function evalEmbeddings(kit: EvalKit, sets: EvalSets, label: string): Prom
     const norm = (t: string): string => t.toLowerCase().replace(/\s+/g, ' ').trim();
     for (const r of sets.noise) {
       const c = services.cleaner.clean(r.original);
-      if (norm(c.text) === norm(r.expected)) exact++;
-      else if (sets.side === 'dev' && process.argv.includes('--errors')) console.log(`  dev cleaning: "${r.original}" -> "${c.text}" (expected "${r.expected}")`);
-      const predicted = c.removed.length > 0 || norm(c.text) !== norm(r.original);
+      if (norm(c.name) === norm(r.expected)) exact++;
+      else if (sets.side === 'dev' && process.argv.includes('--errors')) console.log(`  dev cleaning: "${r.original}" -> "${c.name}" (expected "${r.expected}")`);
+      const predicted = c.removed.length > 0 || norm(c.name) !== norm(r.original);
       if (predicted && r.has_noise) tp++;
       else if (predicted) fp++;
       else if (r.has_noise) fn++;
     }
     metric(`noise_clean_exact_match${label}`, exact / sets.noise.length, `${exact}/${sets.noise.length} labelled real menu names, case and spacing aside`);
+    for (const [set, rows] of bySet(sets.noise)) {
+      const right = rows.filter((r) => norm(services.cleaner.clean(r.original).name) === norm(r.expected)).length;
+      metric(`noise_clean_exact_match${label}_${set.replace('noise_dev_labelled_', '')}`, right / rows.length, `${right}/${rows.length}`);
+    }
     metric(`noise_detect_f1${label}`, (2 * tp) / (2 * tp + fp + fn), `tp ${tp} fp ${fp} fn ${fn}`);
   });
 

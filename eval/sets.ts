@@ -35,12 +35,15 @@ export interface MatchSet {
 }
 
 export interface LabelledMenu {
+  /** Which file of a side the menu came from (dev batches print their own line). */
+  readonly set?: string;
   readonly menu: string;
   readonly items: readonly string[];
   readonly clusters: readonly (readonly number[])[];
 }
 
 export interface NoiseRow {
+  readonly set?: string;
   readonly original: string;
   readonly expected: string;
   readonly has_noise: boolean;
@@ -128,6 +131,16 @@ export const DEV_DIR = join(REPO_ROOT, 'eval', 'dev');
 
 const optional = <T>(path: string, read: (p: string) => T[]): T[] => (existsSync(path) ? read(path) : []);
 
+/** Every batch `<stem>.<ext>`, `<stem>_1.<ext>`, … of eval/dev, pooled, each row tagged with its batch name. */
+function batches<T>(files: readonly string[], stem: string, ext: string, read: (p: string) => T[]): (T & { set: string })[] {
+  const pattern = new RegExp(`^${stem}(?:_(\\d+))?\\.${ext}$`);
+  return files
+    .map((f) => ({ f, m: pattern.exec(f) }))
+    .filter((x) => x.m !== null)
+    .sort((a, b) => Number(a.m![1] ?? 0) - Number(b.m![1] ?? 0))
+    .flatMap(({ f, m }) => read(join(DEV_DIR, f)).map((row) => ({ ...row, set: `${stem}_${m![1] ?? 0}` })));
+}
+
 /** The development sets of eval/dev/ (eval/dev/README.md says where each came from). */
 export function loadDevSets(): EvalSets {
   const files = readdirSync(DEV_DIR);
@@ -144,8 +157,8 @@ export function loadDevSets(): EvalSets {
     side: 'dev',
     search,
     match,
-    dedup: optional(join(DEV_DIR, 'dedup_dev_menus.jsonl'), (p) => readJsonl<LabelledMenu>(p)),
-    noise: optional(join(DEV_DIR, 'noise_dev_labelled.tsv'), readNoiseRows),
+    dedup: batches(files, 'dedup_dev_menus', 'jsonl', (p) => readJsonl<LabelledMenu>(p)),
+    noise: batches(files, 'noise_dev_labelled', 'tsv', readNoiseRows),
     cuisine: optional(join(DEV_DIR, 'cuisine_dev_labels.tsv'), readCuisineRows),
     suggest: optional(join(DEV_DIR, 'suggest_dev_carts.jsonl'), (p) => readJsonl<LabelledCart>(p)),
     nonfood: optional(join(DEV_DIR, 'nonfood_dev.tsv'), (p) => readTsv(p).filter((r) => r.text && r.label).map((r) => ({ text: r.text!, label: r.label! }))),
@@ -155,4 +168,11 @@ export function loadDevSets(): EvalSets {
 /** Same-dish pairs for the raw-vector AUC on the development side (labelled pairs without conflict flags). */
 export function devSameDishPairs(): { text_a: string; text_b: string; same: boolean }[] {
   return readTsv(join(DEV_DIR, 'same_dish_dev_pairs.tsv')).map((r) => ({ text_a: r.text_a ?? '', text_b: r.text_b ?? '', same: r.same === '1' }));
+}
+
+/** Rows of a side grouped by the batch they came from, when the side has more than one batch. */
+export function bySet<T extends { readonly set?: string }>(rows: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const r of rows) if (r.set !== undefined) groups.set(r.set, [...(groups.get(r.set) ?? []), r]);
+  return groups.size > 1 ? groups : new Map();
 }

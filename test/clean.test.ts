@@ -24,7 +24,8 @@ const hasKnownWord = (text: string) => cleaner.hasKnownWord(text);
  * - numbers that name a dish stay (Chicken 65, 7 Up, 5 Spice, 4 Cheese Pizza);
  * - a leading "Half"/"Quarter" is a portion; a leading "Full" is kept (Full English Breakfast, Full Meals);
  * - misspellings and the variant spellings listed in knowledge/lexicon/misspellings.tsv are folded to the
- *   knowledge base's spelling (Biriyani → Biryani, Mutter → Matar, Choco → Chocolate, "n" → "and").
+ *   knowledge base's spelling (Biriyani → Biryani, Mutter → Matar, Choco → Chocolate, "n" → "and") in `text`, the
+ *   reading. The shown `name` corrects only the typos and keeps the spellings menus write on purpose (tested below).
  */
 type Case = readonly [input: string, expected: string];
 
@@ -490,6 +491,27 @@ t.test('clean names report nothing removed and nothing corrected', async (t) => 
     t.same(r.corrections, [], `${name}: corrections`);
     t.equal(r.text, name);
   }
+});
+
+t.test('the shown name corrects typos and keeps the spellings menus write on purpose; the reading folds both', async (t) => {
+  // [input, shown name, reading]
+  const cases: [string, string, string][] = [
+    ['Chiken Biriyani ₹250', 'Chicken Biriyani', 'Chicken Biryani'],
+    ['Kaju Mutter (Half)', 'Kaju Mutter', 'Kaju Matar'],
+    ['Panner Tikka', 'Paneer Tikka', 'Paneer Tikka'],
+    ['Cookies N Cream Shake', 'Cookies N Cream Shake', 'Cookies and Cream Shake'],
+    ['Chicken Biryani', 'Chicken Biryani', 'Chicken Biryani'],
+  ];
+  for (const [input, name, text] of cases) {
+    const c = clean(input);
+    t.equal(c.name.toLowerCase(), name.toLowerCase(), `${input}: shown`);
+    t.equal(c.text.toLowerCase(), text.toLowerCase(), `${input}: read`);
+  }
+  // Every listed variant is kept in the shown name and folded in the reading; every listed typo is corrected in both.
+  const { misspellings, variants } = cleaner.lexicon;
+  t.ok(variants.size > 50 && variants.size < misspellings.size, `${variants.size} variants of ${misspellings.size} listed spellings`);
+  for (const wrong of ['biriyani', 'mutter', 'chk']) t.ok(variants.has(wrong), `${wrong} is a variant`);
+  for (const wrong of ['chiken', 'panner', 'mashroom']) t.notOk(variants.has(wrong), `${wrong} is a typo`);
 });
 
 t.test('corrections name what was folded and what it became', async (t) => {

@@ -27,8 +27,10 @@ import { orderCountOf, servingOf, type Serving } from './servings.js';
 export class MenuText {
   /** The text as submitted (for parseCleanedText, the cleaned text itself). */
   readonly original: string;
-  /** The dish name: what the models see. */
+  /** The dish name as the service reads it (spelling variants folded): what the models and the knowledge base see. */
   readonly text: string;
+  /** The dish name as a menu would print it without noise (spellings menus write on purpose kept): what is shown. */
+  readonly name: string;
   /** Noise that cleaning stripped (prices, sizes, promo labels, emojis, decoration), in order of removal. */
   readonly removed: readonly RemovedNoise[];
   /** Misspellings and abbreviations cleaning folded, and Devanagari words it transliterated. */
@@ -42,10 +44,11 @@ export class MenuText {
   private originalTagsValue: ReadonlySet<Tag> | undefined;
 
   /** Use parseMenuText / parseCleanedText. */
-  constructor(knowledge: Knowledge, original: string, cleaned: { text: string; removed: readonly RemovedNoise[]; corrections: readonly Correction[] }, reading: NameReading) {
+  constructor(knowledge: Knowledge, original: string, cleaned: { text: string; name: string; removed: readonly RemovedNoise[]; corrections: readonly Correction[] }, reading: NameReading) {
     this.knowledge = knowledge;
     this.original = original;
     this.text = cleaned.text;
+    this.name = cleaned.name;
     this.removed = cleaned.removed;
     this.corrections = cleaned.corrections;
     this.reading = reading;
@@ -285,5 +288,5 @@ export function parseMenuText(k: Knowledge, original: string): MenuText {
 
 /** A text that is already a cleaned name, or is made from one (a query's singular, a pairing target, a word). */
 export function parseCleanedText(k: Knowledge, cleaned: string): MenuText {
-  return k.memo('cleaned-text', cleaned, () => new MenuText(k, cleaned, { text: cleaned, removed: [], corrections: [] }, readingOf(k, cleaned)));
+  return k.memo('cleaned-text', cleaned, () => new MenuText(k, cleaned, { text: cleaned, name: cleaned, removed: [], corrections: [] }, readingOf(k, cleaned)));
 }

@@ -135,7 +135,7 @@ export async function buildMenuReport(
 ): Promise<MenuReport> {
   const started = performance.now();
   const { texts, vectors } = await services.embedTexts(items, 384);
-  const cleanedTexts = texts.map((c) => c.text);
+  const cleanedTexts = texts.map((c) => c.name);
 
   // Noise: cleaning removed something (a price, a size, a promo label, an emoji, decoration).
   const noisy = texts.flatMap((c, i) => (c.removed.length > 0 ? [i] : []));

@@ -10,6 +10,7 @@ import { buildDishLookup, loadLookupLexicons, lookupWords } from './lookup.js';
 import type { DishLookup, DishMatch } from './lookup.js';
 import { alignDevanagariAlias, hasDevanagari, SoundKeys } from './transliterate.js';
 import { readList, readTsv } from './tsv.js';
+import { MISSPELLINGS_HEADER } from './spellings.js';
 import { loadSearchEquivalents } from './equivalents.js';
 import type { SearchEquivalents } from './equivalents.js';
 import { loadBrands } from './brands.js';
@@ -316,7 +317,7 @@ export function validateKnowledge(dir: string = KNOWLEDGE_DIR): KnowledgeReport 
   // The word lists of the rules were validated by the load (kinds, duplicates, case, phrases, patterns).
   for (const spec of WORD_LIST_FILES) lexicons[spec.file] = knowledge.words.counts[spec.file] ?? 0;
   const tsvFiles: [string, string[]][] = [
-    ['misspellings.tsv', ['wrong', 'right']],
+    ['misspellings.tsv', [...MISSPELLINGS_HEADER]],
     ['diet.tsv', ['keyword', 'diet', 'note']],
     ['protein.tsv', ['keyword', 'protein', 'note']],
     ['category.tsv', ['keyword', 'course', 'note']],

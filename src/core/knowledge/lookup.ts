@@ -4,6 +4,7 @@ import { HARD_NEGATIVES_HEADER, nameKey } from './dishes.js';
 import type { Course, Cuisine, Diet, Dish, DishBook, Protein } from './dishes.js';
 import { buildDevanagariDictionary, hasDevanagari, transliterateDevanagari } from './transliterate.js';
 import { readTsv } from './tsv.js';
+import { readMisspellings } from './spellings.js';
 import { literalAlternatives, type WordLexicons } from './words.js';
 
 /**
@@ -149,10 +150,7 @@ const MAX_VARIANTS = 16;
 export function loadLookupLexicons(dir: string): LookupLexicons {
   const lex = join(dir, 'lexicon');
   const misspellings = new Map<string, string>();
-  for (const row of readTsv(join(lex, 'misspellings.tsv'), ['wrong', 'right'])) {
-    const [wrong, right] = row.cells;
-    if (wrong && right) misspellings.set(nameKey(wrong), nameKey(right));
-  }
+  for (const row of readMisspellings(lex)) misspellings.set(nameKey(row.wrong), nameKey(row.right));
   const guards = new Map<string, { words: string[]; value: string }[]>();
   const addGuard = (keyword: string, value: string): void => {
     const words = nameKey(keyword).split(' ').filter(Boolean);

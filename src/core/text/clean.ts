@@ -1,6 +1,7 @@
 import { Memo } from '../memo.js';
 import { join } from 'node:path';
-import { readList, readTsv } from '../knowledge/tsv.js';
+import { readList } from '../knowledge/tsv.js';
+import { readMisspellings } from '../knowledge/spellings.js';
 import type { DishBook } from '../knowledge/dishes.js';
 import { hasDevanagari, transliterateDevanagari, type DevanagariTables } from '../knowledge/transliterate.js';
 import { literalAlternatives, type WordLexicons } from '../knowledge/words.js';
@@ -19,8 +20,13 @@ export interface Correction {
 
 export interface CleanedText {
   readonly original: string;
-  /** The dish name: what the models see. */
+  /** The dish name as the service reads it: what the models and the knowledge base see. Spelling variants are folded. */
   readonly text: string;
+  /**
+   * The dish name as a menu would print it without noise: what a customer is shown as "cleaned". It differs from
+   * `text` only by the spellings menus write on purpose (misspellings.tsv kind `variant`), which it keeps.
+   */
+  readonly name: string;
   /** Noise that was stripped (prices, sizes, promo labels, emojis, decoration), in order of removal. */
   readonly removed: readonly RemovedNoise[];
   /** Misspellings and abbreviations that were folded, and Devanagari words that were transliterated. */
@@ -31,6 +37,8 @@ export interface CleaningLexicon {
   readonly promo: readonly string[];
   readonly sizes: readonly string[];
   readonly misspellings: ReadonlyMap<string, string>;
+  /** The listed spellings menus write on purpose (kind `variant`): folded for reading, kept in the shown name. */
+  readonly variants: ReadonlySet<string>;
   /** Lower-case words that are never "corrected": every word of the dish names and aliases plus menu_words.txt. */
   readonly vocabulary: ReadonlySet<string>;
   /** Devanagari function words and the word → menu spelling dictionary learned from the dishes' Devanagari aliases. */
@@ -50,10 +58,10 @@ export interface CleaningLexicon {
 export function loadCleaningLexicon(dir: string, book: DishBook, devanagari: DevanagariTables): CleaningLexicon {
   const lex = join(dir, 'lexicon');
   const misspellings = new Map<string, string>();
-  for (const row of readTsv(join(lex, 'misspellings.tsv'), ['wrong', 'right'])) {
-    const [wrong, right] = row.cells;
-    if (!wrong || !right) throw new Error(`${row.file}:${row.line}: expected "wrong<TAB>right"`);
-    misspellings.set(wrong.toLowerCase(), right);
+  const variants = new Set<string>();
+  for (const row of readMisspellings(lex)) {
+    misspellings.set(row.wrong.toLowerCase(), row.right);
+    if (row.kind === 'variant') variants.add(row.wrong.toLowerCase());
   }
   const vocabulary = new Set<string>(readList(join(lex, 'menu_words.txt')).map((w) => w.toLowerCase()));
   const addWords = (text: string): void => {
@@ -91,6 +99,7 @@ export function loadCleaningLexicon(dir: string, book: DishBook, devanagari: Dev
     promo: readList(join(lex, 'promo.txt')).map((p) => p.toLowerCase()),
     sizes: readList(join(lex, 'sizes.txt')).map((p) => p.toLowerCase()),
     misspellings,
+    variants,
     vocabulary,
     devanagari,
     keptSpellings,
@@ -244,6 +253,7 @@ export class TextCleaner {
   /** cleaning_words.tsv: see its header for what each list means to cleaning. */
   private readonly words: WordLexicons['cleaning'];
   private readonly misspellings: ReadonlyMap<string, string>;
+  private readonly variants: ReadonlySet<string>;
   private readonly vocabulary: ReadonlySet<string>;
   private readonly devanagari: DevanagariTables;
   private readonly keptSpellings: ReadonlyMap<string, readonly (readonly string[])[]>;
@@ -285,6 +295,7 @@ export class TextCleaner {
     this.freeFromRe = freeFromRe(words);
     this.words = words.cleaning;
     this.misspellings = lexicon.misspellings;
+    this.variants = lexicon.variants;
     this.vocabulary = lexicon.vocabulary;
     this.devanagari = lexicon.devanagari;
     this.keptSpellings = lexicon.keptSpellings;
@@ -425,8 +436,14 @@ export class TextCleaner {
       });
     }
 
-    s = this.correctWords(s, corrections);
-    s = s
+    const words = this.correctWords(s, corrections);
+    const text = this.tidy(words.folded, original);
+    return { original, text, name: words.shown === words.folded ? text : this.tidy(words.shown, original), removed, corrections };
+  }
+
+  /** The last pass over a cleaned string: spacing, separators left dangling at the ends, one spelling of "+". */
+  private tidy(cleaned: string, original: string): string {
+    let s = cleaned
       .replace(/\s+/g, ' ')
       .replace(/\s+([,.;:])/g, '$1')
       .replace(/^[\s\-–—,.;:/+&|]+/u, '')
@@ -442,7 +459,7 @@ export class TextCleaner {
     if (s.includes('+')) s = s.replace(/(?<=[\p{L}\p{N}]) ?\+ ?(?=[\p{L}\p{N}])/gu, ' + ');
     // Never return an empty name: a text made only of "noise" (e.g. "Regular") is itself the name.
     if (s === '') s = original.normalize('NFKC').replace(EMOJI_RE, ' ').replace(/\s+/g, ' ').trim();
-    return { original, text: s, removed, corrections };
+    return s;
   }
 
   private atEdge(s: string, m: RegExpExecArray): boolean {
@@ -469,8 +486,13 @@ export class TextCleaner {
     return out + s.slice(pos);
   }
 
-  private correctWords(s: string, corrections: Correction[]): string {
+  /**
+   * Each word corrected: `folded` with every listed fold and typo fix, `shown` without the folds of spellings menus
+   * write on purpose (they stay as the menu wrote them).
+   */
+  private correctWords(s: string, corrections: Correction[]): { shown: string; folded: string } {
     const tokens = s.split(/(\s+)/);
+    const shown = [...tokens];
     for (let i = 0; i < tokens.length; i++) {
       const tok = tokens[i]!;
       if (!tok.trim()) continue;
@@ -479,20 +501,29 @@ export class TextCleaner {
       const [, pre, core, post] = m as unknown as [string, string, string, string];
       const lower = core.toLowerCase();
       let fixed: string | null = null;
+      let kept = false;
+      let shownFix: string | null = null;
       const mapped = this.misspellings.get(lower) ?? this.misspellings.get(lower + (post.startsWith('/') ? '/' : ''));
       if (mapped !== undefined) {
         // "n" means "and" only between two words ("Mac n Cheese"), never as a lone first or last token.
         if (lower === 'n' && (i === 0 || i === tokens.length - 1)) continue;
         if (this.keptSpellings.has(lower) && this.inKeptName(tokens, i, lower)) continue;
         fixed = mapped;
+        kept = this.variants.has(lower) || this.variants.has(lower + (post.startsWith('/') ? '/' : ''));
       } else if (/([a-z])\1\1/.test(lower) && !this.vocabulary.has(lower)) {
         // A letter held down ("Dahiiiiii", "Laddooo"): the word with the run made double, else single, if that is a word.
         const double = lower.replace(/([a-z])\1{2,}/g, '$1$1'), single = lower.replace(/([a-z])\1{2,}/g, '$1');
         const known = (w: string): string | null => (this.vocabulary.has(w) ? w : this.misspellings.get(w) ?? null);
-        fixed = known(double) ?? known(single) ?? (double.length >= 6 ? this.fuzzy(double) : null);
+        const spelled = [double, single].find((w) => this.vocabulary.has(w) || this.misspellings.has(w));
+        const near = spelled ?? (double.length >= 6 ? this.nearest(double) : null);
+        fixed = near === null ? null : this.misspellings.get(near) ?? near;
+        shownFix = near !== null && this.variants.has(near) ? near : null;
       } else if (/^[a-z]{6,}$/.test(lower) && !/\p{Ll}\p{Lu}/u.test(core) && !this.vocabulary.has(lower) && !this.isInflection(lower)) {
         // camelCase words are brand names (McVeggie, MaharajMac, BreadStix), not typos.
-        fixed = this.fuzzy(lower);
+        const near = this.nearest(lower);
+        fixed = near === null ? null : this.misspellings.get(near) ?? near;
+        // A typo of a deliberate spelling is shown as that spelling ("Biriyanni" → "Biriyani"), read as its fold.
+        shownFix = near !== null && this.variants.has(near) ? near : null;
       }
       if (fixed !== null && fixed.toLowerCase() !== lower) {
         const styled = caseLike(core, fixed);
@@ -500,9 +531,10 @@ export class TextCleaner {
         // "Hot 'N' Cheezy": apostrophes around a folded "n" only marked the shortening.
         const punct = (p: string): string => (lower === 'n' ? p.replace(/['’]/gu, '') : p);
         tokens[i] = punct(pre) + styled + punct(post);
+        if (!kept) shown[i] = shownFix === null ? tokens[i]! : pre + caseLike(core, shownFix) + post;
       }
     }
-    return tokens.join('');
+    return { shown: shown.join(''), folded: tokens.join('') };
   }
 
   /** Whether the word at token `i` stands inside a dish name that spells it on purpose (keptSpellings). */
@@ -531,13 +563,14 @@ export class TextCleaner {
   }
 
   /**
-   * The unique nearest vocabulary word within a small edit distance, else null (unknown words stay as they are).
+   * The unique nearest vocabulary word or listed spelling within a small edit distance (as written; the caller folds
+   * it), else null (unknown words stay as they are).
    * Words of five letters or fewer are never fuzzed (Party/Patty, Grand/Grande, Jello/Jelly are all real), two edits
    * are allowed only from ten letters on, and an edit confined to the end of the word is refused: it turns real words
    * into neighbours (Mughal → Mughali, Twisted → Twister) far more often than it fixes a typo, except a stuttered final
    * letter ("Laddooo", "Parathaa").
    */
-  private fuzzy(word: string): string | null {
+  private nearest(word: string): string | null {
     return this.fuzzyMemo.get(word, () => this.nearestWord(word));
   }
 
@@ -557,7 +590,7 @@ export class TextCleaner {
         tie = true;
       }
     }
-    return bestD <= max && !tie && best !== null ? (this.misspellings.get(best) ?? best) : null;
+    return bestD <= max && !tie && best !== null ? best : null;
   }
 }
 
