@@ -37,6 +37,17 @@ const CONTRACT: Case[] = [
   ['पनीर टिक्का', 'paneer tikka'],
 ];
 
+// Kept: a percentage without an offer's words, "Half N Half", the thing a bracketed count counts when the name does
+// not name it (only the count goes, as before any dish).
+const KEPT_BY_SIZES: Case[] = [
+  ['100% Whole Wheat Bread', '100% Whole Wheat Bread'],
+  ['Flat 20% Off Chicken Biryani', 'Chicken Biryani'],
+  ['Half N Half Veg Pizza', 'Half And Half Veg Pizza'],
+  ['Half & Half Pizza (Large)', 'Half & Half Pizza'],
+  ['Thali (2 Roti)', 'Thali Roti'],
+  ['\u2060Paneer Tikka', 'Paneer Tikka'],
+];
+
 // Sizes whose numbers are spelled out, and the dash a removal leaves glued to the next word.
 const SPELLED_SIZES: Case[] = [
   ['Chicken Biryani Half Kg', 'Chicken Biryani'],
@@ -132,7 +143,18 @@ const SIZES: Case[] = [
   ['Fafda (250 Grm )', 'Fafda'],
   ['Spring Roll (6 Pcs)', 'Spring Roll'],
   ['Delhi Special Butter Chicken [4-6 Pieces]', 'Delhi Special Butter Chicken'],
-  ['Chicken Biryani Family Combo (Serves-3)', 'Chicken Biryani Combo'],
+  // "Family" names a kind of combo or meal inside a name; it is a size only at an edge ("Biryani (Family)").
+  ['Chicken Biryani Family Combo (Serves-3)', 'Chicken Biryani Family Combo'],
+  ['Chicken Biryani (Family)', 'Chicken Biryani'],
+  // A bracketed count of what the name names, a head count, a fraction, a multi-buy's unit price: all portions.
+  ['Egg Biryani [2 Eggs]', 'Egg Biryani'],
+  ['Mutton Seekh Kebab (4 Kebabs)', 'Mutton Seekh Kebab'],
+  ['Veg Thali (2 People)', 'Veg Thali'],
+  ['1/2 Tandoori Chicken', 'Tandoori Chicken'],
+  ['Mutton Curry 1/2', 'Mutton Curry'],
+  ['4 pcs of Chicken Wings', 'Chicken Wings'],
+  ['Samosa Pack [4 Box]', 'Samosa Pack'],
+  ['2 Cold Coffee @149 each', 'Cold Coffee'],
   ['Dum Ki Chai Flask (Tea) (Serving 5 cups)', 'Dum Ki Chai Flask Tea'],
   ['Crunchy Chicken Nuggets (Six Pcs).', 'Crunchy Chicken Nuggets'],
   ['Nafees Laccha Paratha (Pack of 2)', 'Nafees Laccha Paratha'],
@@ -443,6 +465,7 @@ const ALL_TABLES: Record<string, Case[]> = {
   PROMO,
   NUTRITION,
   SPELLED_SIZES,
+  KEPT_BY_SIZES,
   EMOJI_AND_DECORATION,
   KEPT_DISH_WORDS,
   HALF_AND_FULL,

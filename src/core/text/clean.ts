@@ -39,6 +39,11 @@ export interface CleaningLexicon {
   readonly misspellings: ReadonlyMap<string, string>;
   /** The listed spellings menus write on purpose (kind `variant`): folded for reading, kept in the shown name. */
   readonly variants: ReadonlySet<string>;
+  /**
+   * English words the spelling corrector would otherwise take for a typo of a food word ("strong" is one letter from
+   * "string"): lexicon/real_words.txt, made by scripts/build-real-words.mjs from a dictionary. Never corrected.
+   */
+  readonly realWords: ReadonlySet<string>;
   /** Lower-case words that are never "corrected": every word of the dish names and aliases plus menu_words.txt. */
   readonly vocabulary: ReadonlySet<string>;
   /** Devanagari function words and the word → menu spelling dictionary learned from the dishes' Devanagari aliases. */
@@ -96,6 +101,7 @@ export function loadCleaningLexicon(dir: string, book: DishBook, devanagari: Dev
     }
   }
   return {
+    realWords: new Set(readList(join(lex, 'real_words.txt'))),
     promo: readList(join(lex, 'promo.txt')).map((p) => p.toLowerCase()),
     sizes: readList(join(lex, 'sizes.txt')).map((p) => p.toLowerCase()),
     misspellings,
@@ -130,12 +136,14 @@ const PRICE_RES: readonly RegExp[] = [
   // "299 Rs", but not the "555 Rs" of "Chicken 555 Rs 260", where the currency belongs to the number after it.
   new RegExp(`${WB_START}\\d[\\d,]*(?:\\.\\d+)?\\s*(?:/-|rs\\.?|inr|rupees|₹)${WB_END}(?!\\s*\\d)`, 'giu'),
   new RegExp(`${WB_START}\\d[\\d,]*(?:\\.\\d+)?\\s*/-`, 'gu'),
-  /@\s*\d[\d,]*(?:\.\d+)?/gu,
+  // "@139 each": the price of one of a multi-buy.
+  /@\s*\d[\d,]*(?:\.\d+)?(?:\s*each\b)?/gu,
 ];
 /** The promo patterns; the free items of "Free Coke inside" are the lexicon's (cleaning_words.tsv). */
 function promoPatternRes(words: WordLexicons): RegExp[] {
   return [
-    new RegExp(`${WB_START}(?:save\\s+)?(?:up\\s*to\\s+|flat\\s+)?\\d+(?:\\.\\d+)?\\s*%\\s*(?:off|discount|cashback)?${WB_END}`, 'giu'),
+    // A percentage is an offer only with an offer's words ("Flat 20%", "15% Off"); "100% Whole Wheat" describes the dish.
+    new RegExp(`${WB_START}(?:(?:save\\s+(?:up\\s*to\\s+)?|up\\s*to\\s+|flat\\s+)\\d+(?:\\.\\d+)?\\s*%(?:\\s*(?:off|discount|cashback)${WB_END})?|\\d+(?:\\.\\d+)?\\s*%\\s*(?:off|discount|cashback)${WB_END})`, 'giu'),
     new RegExp(`${WB_START}(?:save|flat)\\s+(?:up\\s*to\\s+)?${CURRENCY}\\s*\\d[\\d,]*(?:\\.\\d+)?(?:\\s*off)?`, 'giu'),
     new RegExp(`${WB_START}buy\\s*(?:\\d+|one|two)\\s*get\\s*(?:\\d+|one|two)(?:\\s*free)?${WB_END}`, 'giu'),
     new RegExp(`${WB_START}(?:free\\s+delivery|free\\s+(?:${literalAlternatives(words.cleaning.freeItem)})\\s+inside)${WB_END}`, 'giu'),
@@ -143,7 +151,7 @@ function promoPatternRes(words: WordLexicons): RegExp[] {
     /[([]\s*\d+\s*\+\s*\d+\s*(?:free)?\s*[)\]]/giu,
   ];
 }
-const UNIT = '(?:ml|l|ltr|ltrs|litre|litres|liter|liters|cl|oz|fl\\.?\\s?oz|g|gm|gms|gr|gram|grams|grm|grms|kg|kgs|lb|lbs|pcs?|pieces?|nos?|units?|slices?|scoops?|inch|inches|cm|pax|plates?|portions?|cups?|glass(?:es)?|bottles?|cans?)';
+const UNIT = '(?:ml|l|ltr|ltrs|litre|litres|liter|liters|cl|oz|fl\\.?\\s?oz|g|gm|gms|gr|gram|grams|grm|grms|kg|kgs|lb|lbs|pcs?|pieces?|nos?|units?|slices?|scoops?|inch|inches|cm|pax|plates?|portions?|cups?|glass(?:es)?|bottles?|cans?|box(?:es)?|pkts?|packets?)';
 /** The size patterns; the words of packs and containers are the lexicon's (cleaning_words.tsv). */
 function sizePatternRes(words: WordLexicons): RegExp[] {
   /** A pack word after a quantity belongs to the quantity ("Diet Coke 300ml Can", "Pepsi 475ml Pet"). */
@@ -153,12 +161,16 @@ function sizePatternRes(words: WordLexicons): RegExp[] {
   const counts = literalAlternatives([...words.numbers.spelledCount.keys()]);
   const pieces = literalAlternatives([...words.pieceWords]);
   return [
-    new RegExp(`${WB_START}serv(?:es?|ings?)\\s*[:-]?\\s*(?:\\d+|${heads})(?:\\s*(?:-|to)\\s*(?:\\d+|${heads}))?(?:\\s*(?:people|persons?|pax|guests?|cups?|plates?|portions?))?${WB_END}`, 'giu'),
-    new RegExp(`${WB_START}(?:feeds|for)\\s+\\d+(?:\\s*(?:-|to)\\s*\\d+)?\\s*(?:people|persons?|pax|guests?)${WB_END}`, 'giu'),
+    new RegExp(`${WB_START}serv(?:es?|ed|ings?)\\s*[:-]?\\s*(?:\\d+|${heads})(?:\\s*(?:-|to)\\s*(?:\\d+|${heads}))?(?:\\s*(?:people|persons?|pax|guests?|cups?|plates?|portions?))?${WB_END}`, 'giu'),
+    new RegExp(`${WB_START}(?:(?:feeds|for)\\s+)?\\d+(?:\\s*(?:-|to)\\s*\\d+)?\\s*(?:people|persons?|pax|guests?)${WB_END}`, 'giu'),
+    // "3 pc of McSpicy Chicken": the count and its "of" go together.
+    new RegExp(`${WB_START}\\d+\\s*(?:pcs?|pieces?|nos?)\\.?\\s+of${WB_END}`, 'giu'),
+    // A bare fraction is a portion: "1/2 Chicken Curry", "Kabab Masala 1/2" (NFKC writes ½ as 1⁄2).
+    new RegExp(`${WB_START}[13]\\s*[/\u2044]\\s*[24](?![\\p{L}\\p{N}/\u2044])`, 'gu'),
     new RegExp(`${WB_START}(?:${literalAlternatives(words.cleaning.pack)})\\s+of\\s+(?:\\d+|${counts})(?:\\s*(?:${pieces}))?${WB_END}`, 'giu'),
     // "Party for 2 (Veg)", "Hut Treat Meal for 4 - Non Veg", "Platter for 4-Peri Peri Dip": a head count before an edge.
-    new RegExp(`${WB_START}for\\s+\\d{1,2}(?:\\s*(?:-|to)\\s*\\d{1,2})?(?=\\s*(?:$|[)\\]}\\-–—:|,+(&]|(?:with|non|veg)(?![\\p{L}])))`, 'giu'),
-    new RegExp(`${WB_START}(?:\\d+\\s*/\\s*\\d+|\\d+(?:\\.\\d+)?(?:\\s*(?:-|to)\\s*\\d+(?:\\.\\d+)?)?)\\s*(?:${UNIT}|${measure})${WB_END}${containerAfterQuantity}`, 'giu'),
+    new RegExp(`${WB_START}for\\s+\\d{1,2}(?:\\s*(?:-|to)\\s*\\d{1,2})?(?=\\s*(?:$|[)\\]}\\-–—:|,+([{&]|(?:with|non|veg)(?![\\p{L}])))`, 'giu'),
+    new RegExp(`${WB_START}(?:\\d+\\s*/\\s*\\d+|\\d+(?:\\.\\d+)?(?:\\s*(?:-|to)\\s*\\d+(?:\\.\\d+)?)?)\\s*(?:${UNIT}|${measure})${WB_END}${containerAfterQuantity}(?:\\s+each${WB_END})?`, 'giu'),
     // Nutrition facts printed in the name: "[55g Protein]", "(Protein-25g)", "[284 Kcal]".
     new RegExp(`${WB_START}\\d+(?:\\.\\d+)?\\s*(?:g|gm|gms|grams?)?\\s*(?:-\\s*)?(?:protein|carbs?|carbohydrates?|fats?|fib(?:re|er)|sugars?)${WB_END}`, 'giu'),
     new RegExp(`${WB_START}(?:protein|carbs?|fats?)\\s*[-:]?\\s*\\d+(?:\\.\\d+)?\\s*(?:g|gm|gms|grams?)${WB_END}`, 'giu'),
@@ -191,6 +203,10 @@ const FREE_ITEM_BRACKET_RE = /[([]\s*free\s[^)\]]*[)\]]/giu;
 function bracketedSizeRe(words: WordLexicons): RegExp {
   return new RegExp(`[([]\\s*(?:${literalAlternatives(words.cleaning.bracketedSize)}|\\d{1,2})\\s*\\.?\\s*[)\\]]`, 'giu');
 }
+/** A bracketed count of a thing: "Egg Biryani [2 Eggs]", "Kouju Bird Biryani (2 Birds)" (kept unless the name names it). */
+const COUNTED_BRACKET_RE = /[([]\s*\d{1,3}\s*(\p{L}{3,})\s*[)\]]/gu;
+/** "Half N Half Pizza", "Half & Half": one pizza of two halves, not a portion. */
+const HALF_AND_HALF_RE = /half\s*(?:['’]?n['’]?|and|&)\s*half/giu;
 /** A lone bracketed letter is a menu's own marker ("Badusha 1kg [o]", "Paneer Roll (V)"), never a dish word. */
 const BRACKETED_MARK_RE = /[([]\s*\p{L}\s*[)\]]/gu;
 /**
@@ -201,6 +217,14 @@ const BRACKETED_MARK_RE = /[([]\s*\p{L}\s*[)\]]/gu;
 function countRe(words: WordLexicons): RegExp {
   return new RegExp(`(?<=(?:^|[+&,:;([/]|\\s[-–—]|(?<![\\p{L}\\p{N}])(?:${literalAlternatives(words.boundaries.soft)}))\\s*)(1[0-2]|[1-9])(?:\\s*[x×]\\s+|\\s+|(?=\\p{Lu}))(?=(\\p{L}+))`, 'giu');
 }
+/** Whether the text outside match `m` has the word `noun` names (singular or plural): what a bracketed count counts. */
+function namesOutside(s: string, m: RegExpExecArray, noun: string): boolean {
+  const stem = (w: string): string => w.replace(/(?:es|s)$/u, '');
+  const wanted = stem(noun.toLowerCase());
+  const outside = `${s.slice(0, m.index)} ${s.slice(m.index + m[0].length)}`.toLowerCase().split(/[^\p{L}]+/u);
+  return outside.some((w) => w.length >= 3 && stem(w) === wanted);
+}
+
 interface Span {
   start: number;
   end: number;
@@ -327,6 +351,8 @@ export class TextCleaner {
       });
     }
     s = s.normalize('NFKC');
+    // Invisible format characters (word joiner, zero-width space, soft hyphen, BOM) are no part of a name.
+    if (/[\u00AD\u200B\u2060-\u2064\uFEFF]/u.test(s)) s = s.replace(/[\u00AD\u200B\u2060-\u2064\uFEFF]/gu, '');
     // A name cut short inside a bracket ("Keto Bowl [71g Protein, 30g C...") loses the bracket's annotation, which is
     // sizes, nutrition or an offer; the dish name is before it.
     if (/(?:\.\.|…)\s*$/u.test(s)) {
@@ -371,6 +397,7 @@ export class TextCleaner {
     if (hasBracket) {
       collect(this.bracketedSizeRe, 'size');
       collect(BRACKETED_MARK_RE, 'decoration');
+      collect(COUNTED_BRACKET_RE, 'size', (m) => namesOutside(s, m, m[1]!));
       collect(FREE_ITEM_BRACKET_RE, 'promo');
     }
     collect(this.promoRe, 'promo', (m) => {
@@ -378,8 +405,10 @@ export class TextCleaner {
       if (word === 'free' && this.freeFromRe.test(s.slice(0, m.index))) return false;
       return !this.words.edgeOnlyPromo.has(word) || this.atEdge(s, m) || isShouting(m[0]);
     });
+    const halves = /half/iu.test(s) ? [...s.matchAll(HALF_AND_HALF_RE)].map((h) => [h.index, h.index + h[0].length] as const) : [];
     collect(this.sizeRe, 'size', (m) => {
       const word = m[0].toLowerCase();
+      if (halves.some(([from, to]) => m.index >= from && m.index < to)) return false;
       if (word === 'medium' && /^\s*rare/i.test(s.slice(m.index + m[0].length))) return false;
       // "Small Onion Sambar": small onions are shallots, an ingredient.
       if (word === 'small' && /^\s*onions?\b/i.test(s.slice(m.index + m[0].length))) return false;
@@ -518,7 +547,7 @@ export class TextCleaner {
         const near = spelled ?? (double.length >= 6 ? this.nearest(double) : null);
         fixed = near === null ? null : this.misspellings.get(near) ?? near;
         shownFix = near !== null && this.variants.has(near) ? near : null;
-      } else if (/^[a-z]{6,}$/.test(lower) && !/\p{Ll}\p{Lu}/u.test(core) && !this.vocabulary.has(lower) && !this.isInflection(lower)) {
+      } else if (/^[a-z]{4,}$/.test(lower) && !/\p{Ll}\p{Lu}/u.test(core) && !this.vocabulary.has(lower) && !this.lexicon.realWords.has(lower) && !this.isInflection(lower)) {
         // camelCase words are brand names (McVeggie, MaharajMac, BreadStix), not typos.
         const near = this.nearest(lower);
         fixed = near === null ? null : this.misspellings.get(near) ?? near;
@@ -562,10 +591,22 @@ export class TextCleaner {
     return v.has(word + 's') || v.has(word + 'es');
   }
 
+  /** The one vocabulary word or listed spelling that is `word` with two neighbouring letters swapped, else null. */
+  private swappedWord(word: string): string | null {
+    const found = new Set<string>();
+    for (let i = 0; i + 1 < word.length; i++) {
+      if (word[i] === word[i + 1]) continue;
+      const swapped = word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
+      if (this.vocabulary.has(swapped) || this.misspellings.has(swapped)) found.add(swapped);
+    }
+    return found.size === 1 ? [...found][0]! : null;
+  }
+
   /**
    * The unique nearest vocabulary word or listed spelling within a small edit distance (as written; the caller folds
    * it), else null (unknown words stay as they are).
-   * Words of five letters or fewer are never fuzzed (Party/Patty, Grand/Grande, Jello/Jelly are all real), two edits
+   * Words of four or five letters get only a swap of two neighbouring letters (Party/Patty, Grand/Grande, Jello/Jelly
+   * are all real), two edits
    * are allowed only from ten letters on, and an edit confined to the end of the word is refused: it turns real words
    * into neighbours (Mughal → Mughali, Twisted → Twister) far more often than it fixes a typo, except a stuttered final
    * letter ("Laddooo", "Parathaa").
@@ -575,6 +616,9 @@ export class TextCleaner {
   }
 
   private nearestWord(word: string): string | null {
+    // Four and five letters: only two neighbouring letters swapped ("Garvy", "Riec"); other single edits of words
+    // that short turn real words into other real ones (Party/Patty, Grand/Grande).
+    if (word.length < 6) return this.swappedWord(word);
     const max = word.length >= 10 ? 2 : 1;
     let best: string | null = null;
     let bestD = max + 1;
