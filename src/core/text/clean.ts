@@ -222,7 +222,7 @@ function namesOutside(s: string, m: RegExpExecArray, noun: string): boolean {
   const stem = (w: string): string => w.replace(/(?:es|s)$/u, '');
   const wanted = stem(noun.toLowerCase());
   const outside = `${s.slice(0, m.index)} ${s.slice(m.index + m[0].length)}`.toLowerCase().split(/[^\p{L}]+/u);
-  return outside.some((w) => w.length >= 3 && stem(w) === wanted);
+  return outside.some((w) => w !== '' && stem(w) === wanted);
 }
 
 interface Span {
