@@ -125,6 +125,20 @@ t.test('/dedup through HTTP', async (t) => {
     t.ok(b.singletons.includes('Chicken Tikka') && b.singletons.includes('Paneer Tikka Masala'));
   });
 
+  t.test('a serving word is a size; a house-version word makes a second item', async (t) => {
+    // "Bucket", "Family", "Solo" only say how many a dish is for (serving_words.tsv): the same biryani in two sizes,
+    // even where the encoder puts the two below the threshold. "Special" beside the plain name is the menu's second
+    // item (filler_words.tsv menu_label), however alike the words.
+    const items = ['Egg Biryani', 'Egg Bucket Biryani (Serves 6-7)', 'Mutton Haleem Solo (Serves 1)', 'Mutton Haleem - Family Feast',
+      'Masala Dosa', 'Special Masala Dosa', 'Paneer Biryani', 'Chicken Bucket Biryani'];
+    const b = (await dedup({ items })).body;
+    t.ok(together(b, 'Egg Biryani', 'Egg Bucket Biryani (Serves 6-7)'), 'a bucket of the biryani is the biryani');
+    t.ok(together(b, 'Mutton Haleem Solo (Serves 1)', 'Mutton Haleem - Family Feast'), 'solo and family feast are two sizes');
+    t.notOk(together(b, 'Masala Dosa', 'Special Masala Dosa'), 'the special is another item on this menu');
+    t.notOk(together(b, 'Paneer Biryani', 'Chicken Bucket Biryani'), 'a serving word does not hide another protein');
+    t.notOk(together(b, 'Egg Biryani', 'Chicken Bucket Biryani'), 'nor another main ingredient');
+  });
+
   t.test('one food in two words: /dedup clusters what /match calls the same dish', async (t) => {
     // Words of one `same` group of knowledge/lexicon/search_equivalents.tsv (chai / tea, jeera / cumin, gobi /
     // cauliflower, lemon / lime) pair up in the word guard, as they do in /match's same-dish keys.

@@ -108,12 +108,54 @@ export interface NodeSet {
   readonly words: readonly (readonly string[])[];
   /** The knowledge-base dish each node's text exactly names, or null. */
   readonly exactDish: readonly (number | null)[];
+  /**
+   * Each node's dish words without the words that only say a serving (lexicon/serving_words.tsv, kinds group and
+   * single: Bucket, Family, Feast, Solo, Mini), sorted and joined; null when fewer than two words remain. Two nodes with
+   * the same key, one naming a serving, are one dish in two sizes ("Egg Biryani" / "Egg Bucket Biryani (Serves 6-7)").
+   */
+  readonly servingFree: readonly (string | null)[];
+  /** Whether each node's dish words name a serving. */
+  readonly namesServing: readonly boolean[];
 }
 
 /** A NodeSet from node texts and their vectors as one matrix. */
 export function nodeSet(text: readonly MenuText[], matrix: Float32Array, dim: number): NodeSet {
   if (matrix.length !== text.length * dim) throw new Error(`nodeSet: ${text.length} texts, ${matrix.length / dim} vectors`);
-  return { count: text.length, dim, text, matrix, words: text.map((t) => t.dishWords), exactDish: text.map((t) => t.exactDishId) };
+  const serving = text.length === 0 ? new Set<string>() : servingWords(text[0]!.knowledge);
+  const words = text.map((t) => t.dishWords);
+  const servingFree = words.map((ws) => {
+    const rest = ws.filter((w) => !serving.has(w));
+    return rest.length >= 2 ? [...rest].sort().join(' ') : null;
+  });
+  return { count: text.length, dim, text, matrix, words, exactDish: text.map((t) => t.exactDishId), servingFree, namesServing: words.map((ws) => ws.some((w) => serving.has(w))) };
+}
+
+/** The one-word serving words of kinds group and single (serving_words.tsv). */
+function servingWords(k: Knowledge): ReadonlySet<string> {
+  return new Set([...k.words.serving.group, ...k.words.serving.single].filter((w) => !w.includes(' ')));
+}
+
+/** Nodes that are one dish in two servings: the same servingFree key, and one of them names a serving. */
+function servingsOfOne(nodes: NodeSet, i: number, j: number): boolean {
+  const key = nodes.servingFree[i]!;
+  return key !== null && key === nodes.servingFree[j] && (nodes.namesServing[i]! || nodes.namesServing[j]!);
+}
+
+/**
+ * One name carries a word that marks a menu's house version and the other does not (lexicon/filler_words.tsv kind
+ * menu_label): on one menu, "Special Masala Dosa" beside "Masala Dosa" is a second item at a second price.
+ */
+function housePlainApart(k: Knowledge, nodes: NodeSet, i: number, j: number): boolean {
+  const label = k.words.menuLabel;
+  const a = nodes.text[i]!.words.filter((w) => label.has(w)), b = nodes.text[j]!.words.filter((w) => label.has(w));
+  return a.length !== b.length || a.some((w) => !b.includes(w));
+}
+
+/** Dish words without the serving words when the two nodes are servings of one dish (what the word guard compares). */
+function guardWords(nodes: NodeSet, i: number, j: number): [readonly string[], readonly string[]] {
+  if (!servingsOfOne(nodes, i, j)) return [nodes.words[i]!, nodes.words[j]!];
+  const key = nodes.servingFree[i]!.split(' ');
+  return [key, key];
 }
 
 function nodeCosine(nodes: NodeSet, i: number, j: number): number {
@@ -312,7 +354,16 @@ async function candidateEdges(nodes: NodeSet, threshold: number, source: Candida
     if (list) list.push(i);
     else byDish.set(id, [i]);
   }
-  for (const group of byDish.values()) {
+  // Servings: the same dish words but for a serving word are candidates whatever their cosine.
+  const byServingFree = new Map<string, number[]>();
+  for (let i = 0; i < n; i++) {
+    const key = nodes.servingFree[i]!;
+    if (key === null) continue;
+    const list = byServingFree.get(key);
+    if (list) list.push(i);
+    else byServingFree.set(key, [i]);
+  }
+  for (const group of [...byDish.values(), ...[...byServingFree.values()].filter((g) => g.some((i) => nodes.namesServing[i]))]) {
     for (let x = 0; x < group.length; x++) {
       for (let y = x + 1; y < group.length; y++) {
         if (group.length > MAX_SYNONYM_CLIQUE && x > 0) break;
@@ -344,9 +395,10 @@ export function precisionJudge(k: Knowledge, options: Pick<DedupOptions, 'cosine
   return {
     async judge(nodes, pairs, cosines) {
       const accepted = pairs.map(([i, j], e) => {
+        if (housePlainApart(k, nodes, i, j)) return false;
         const synonyms = nodesAreSynonyms(nodes, i, j);
-        if (!synonyms && cosines[e]! < options.cosineThreshold) return false;
-        return wordDifference(k, nodes.words[i]!, nodes.words[j]!, synonyms) === null;
+        if (!synonyms && !servingsOfOne(nodes, i, j) && cosines[e]! < options.cosineThreshold) return false;
+        return wordDifference(k, ...guardWords(nodes, i, j), synonyms) === null;
       });
       const judged = accepted.flatMap((ok, e) => (ok ? [e] : []));
       if (judged.length === 0) return accepted;
@@ -405,7 +457,7 @@ function componentsWithin(members: readonly number[], adjacency: ReadonlyMap<num
  * Thatte Idli and Butter Thatte Idli) cannot put two different variants together.
  */
 function compatible(k: Knowledge, nodes: NodeSet, x: number, y: number): boolean {
-  if (wordDifference(k, nodes.words[x]!, nodes.words[y]!, nodesAreSynonyms(nodes, x, y)) !== null) return false;
+  if (housePlainApart(k, nodes, x, y) || wordDifference(k, ...guardWords(nodes, x, y), nodesAreSynonyms(nodes, x, y)) !== null) return false;
   const flags = conflicts(k, nodes.text[x]!.profile, nodes.text[y]!.profile);
   return !flags.dietary_conflict && !flags.protein_conflict;
 }

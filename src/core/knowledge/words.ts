@@ -37,7 +37,7 @@ export const WORD_LIST_FILES: readonly WordListFile[] = [
   { file: 'number_words.tsv', header: ['word', 'value', 'kind'], kinds: ['serving', 'counted', 'piece_count', 'spelled_count', 'quantity'] },
   { file: 'combo_words.tsv', header: ['word', 'kind'], kinds: ['separator', 'joiner', 'tail', 'marker', 'chain_meal_code'], anyCase: ['chain_meal_code'] },
   { file: 'boundary_words.tsv', header: ['word', 'kind'], kinds: ['soft', 'dish'] },
-  { file: 'filler_words.tsv', header: ['word', 'kind'], kinds: ['lookup', 'dish_words'] },
+  { file: 'filler_words.tsv', header: ['word', 'kind'], kinds: ['lookup', 'dish_words', 'menu_label'] },
   { file: 'plural_exceptions.tsv', header: ['word', 'kind'], kinds: ['keep_final_s', 'not_plural'] },
   { file: 'piece_words.txt' },
   { file: 'preparation_phrases.txt', phrases: true },
@@ -103,6 +103,8 @@ export interface WordLexicons {
   /** filler_words.tsv */
   readonly lookupFiller: ReadonlySet<string>;
   readonly dishWordFiller: ReadonlySet<string>;
+  /** Words that tell a menu's house version from its plain one ("Special Masala Dosa" beside "Masala Dosa"). */
+  readonly menuLabel: ReadonlySet<string>;
   /** plural_exceptions.tsv */
   readonly keepFinalS: ReadonlySet<string>;
   readonly notPlural: ReadonlySet<string>;
@@ -252,6 +254,7 @@ export function loadWordLexicons(dir: string): WordLexicons {
     boundaries: { soft: entries('boundary_words.tsv', 'soft'), dish: entries('boundary_words.tsv', 'dish') },
     lookupFiller: set('filler_words.tsv', 'lookup'),
     dishWordFiller: set('filler_words.tsv', 'dish_words'),
+    menuLabel: set('filler_words.tsv', 'menu_label'),
     keepFinalS: set('plural_exceptions.tsv', 'keep_final_s'),
     notPlural: set('plural_exceptions.tsv', 'not_plural'),
     pieceWords: set('piece_words.txt'),
