@@ -1,9 +1,9 @@
 import type { Knowledge } from './knowledge/index.js';
-import { dishWords } from './dish-words.js';
+import { dishWords, dishWordsOfKey } from './dish-words.js';
 import { wordDifference } from './defining-words.js';
 import { conflicts } from './items.js';
 import type { MenuText } from './menu-text.js';
-import { judgePairs, SAME_DISH_PROBABILITY, type PairScorer } from './match.js';
+import { judgePairs, SAME_DISH_PROBABILITY, withoutAccompaniments, type PairScorer } from './match.js';
 import { allPairsAboveAsync, cosineTopKAsync, unionFind } from '../native/index.js';
 import { dot } from './inference/encoder.js';
 import { ANN_SCORE_SLACK, createAnnIndex, rangeSearch, type AnnEngine, type AnnIndex, type AnnParams } from './ann.js';
@@ -109,12 +109,14 @@ export interface NodeSet {
   /** The knowledge-base dish each node's text exactly names, or null. */
   readonly exactDish: readonly (number | null)[];
   /**
-   * Each node's dish words without the words that only say a serving (lexicon/serving_words.tsv, kinds group and
-   * single: Bucket, Family, Feast, Solo, Mini), sorted and joined; null when fewer than two words remain. Two nodes with
-   * the same key, one naming a serving, are one dish in two sizes ("Egg Biryani" / "Egg Bucket Biryani (Serves 6-7)").
+   * Each node's dish as listed: its dish words without the accompaniments it lists ("… With Raita Or Gravy",
+   * match.ts withoutAccompaniments) and without the words that only say a serving (lexicon/serving_words.tsv, kinds
+   * group and single: Bucket, Family, Feast, Solo, Mini), sorted and joined; null when fewer than two words remain.
+   * Two nodes with the same key, one of them naming a serving or listing accompaniments, are one dish in two sizes or
+   * servings ("Egg Biryani" / "Egg Bucket Biryani (Serves 6-7)").
    */
   readonly servingFree: readonly (string | null)[];
-  /** Whether each node's dish words name a serving. */
+  /** Whether each node's name says a serving or lists accompaniments (its servingFree key drops words). */
   readonly namesServing: readonly boolean[];
 }
 
@@ -123,11 +125,13 @@ export function nodeSet(text: readonly MenuText[], matrix: Float32Array, dim: nu
   if (matrix.length !== text.length * dim) throw new Error(`nodeSet: ${text.length} texts, ${matrix.length / dim} vectors`);
   const serving = text.length === 0 ? new Set<string>() : servingWords(text[0]!.knowledge);
   const words = text.map((t) => t.dishWords);
-  const servingFree = words.map((ws) => {
-    const rest = ws.filter((w) => !serving.has(w));
-    return rest.length >= 2 ? [...rest].sort().join(' ') : null;
+  const listed = text.map((t) => {
+    const withoutSides = withoutAccompaniments(t.knowledge, t.text);
+    return (withoutSides === null ? t.dishWords : dishWordsOfKey(t.knowledge, withoutSides)).filter((w) => !serving.has(w));
   });
-  return { count: text.length, dim, text, matrix, words, exactDish: text.map((t) => t.exactDishId), servingFree, namesServing: words.map((ws) => ws.some((w) => serving.has(w))) };
+  const servingFree = listed.map((rest) => (rest.length >= 2 ? [...rest].sort().join(' ') : null));
+  const namesServing = listed.map((rest, i) => rest.length < words[i]!.length);
+  return { count: text.length, dim, text, matrix, words, exactDish: text.map((t) => t.exactDishId), servingFree, namesServing };
 }
 
 /** The one-word serving words of kinds group and single (serving_words.tsv). */
