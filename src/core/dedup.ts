@@ -113,7 +113,7 @@ export interface NodeSet {
    * match.ts withoutAccompaniments) and without the words that only say a serving (lexicon/serving_words.tsv, kinds
    * group and single: Bucket, Family, Feast, Solo, Mini), sorted and joined; null when fewer than two words remain.
    * Two nodes with the same key, one of them naming a serving or listing accompaniments, are one dish in two sizes or
-   * servings ("Egg Biryani" / "Egg Bucket Biryani (Serves 6-7)").
+   * servings ("Mutton Kheema Biryani" / "Mutton Kheema Bucket Biryani (Serves 6-7)").
    */
   readonly servingFree: readonly (string | null)[];
   /** Whether each node's name says a serving or lists accompaniments (its servingFree key drops words). */

@@ -151,7 +151,7 @@ function promoPatternRes(words: WordLexicons): RegExp[] {
     /[([]\s*\d+\s*\+\s*\d+\s*(?:free)?\s*[)\]]/giu,
   ];
 }
-const UNIT = '(?:ml|l|ltr|ltrs|litre|litres|liter|liters|cl|oz|fl\\.?\\s?oz|g|gm|gms|gr|gram|grams|grm|grms|kg|kgs|lb|lbs|pcs?|pieces?|nos?|units?|slices?|scoops?|inch|inches|cm|pax|plates?|portions?|cups?|glass(?:es)?|bottles?|cans?|box(?:es)?|pkts?|packets?)';
+const UNIT = '(?:ml|l|ltr|ltrs|litre|litres|liter|liters|cl|oz|fl\\.?\\s?oz|g|gm|gms|gr|gram|grams|grm|grms|kg|kgs|lb|lbs|pcs?|pieces?|nos?|units?|slices?|scoops?|inch|inches|cm|pax|plates?|portions?|cups?|glass(?:es)?|bottles?|cans?)';
 /** The size patterns; the words of packs and containers are the lexicon's (cleaning_words.tsv). */
 function sizePatternRes(words: WordLexicons): RegExp[] {
   /** A pack word after a quantity belongs to the quantity ("Diet Coke 300ml Can", "Pepsi 475ml Pet"). */
@@ -163,9 +163,11 @@ function sizePatternRes(words: WordLexicons): RegExp[] {
   return [
     new RegExp(`${WB_START}serv(?:es?|ed|ings?)\\s*[:-]?\\s*(?:\\d+|${heads})(?:\\s*(?:-|to)\\s*(?:\\d+|${heads}))?(?:\\s*(?:people|persons?|pax|guests?|cups?|plates?|portions?))?${WB_END}`, 'giu'),
     new RegExp(`${WB_START}(?:(?:feeds|for)\\s+)?\\d+(?:\\s*(?:-|to)\\s*\\d+)?\\s*(?:people|persons?|pax|guests?)${WB_END}`, 'giu'),
+    // A count of the packs an order comes in: "Platter 2 Box", "[3 boxes]".
+    new RegExp(`${WB_START}\\d+\\s*(?:${literalAlternatives(words.cleaning.pack)})(?:e?s)?${WB_END}`, 'giu'),
     // "3 pc of McSpicy Chicken": the count and its "of" go together.
     new RegExp(`${WB_START}\\d+\\s*(?:pcs?|pieces?|nos?)\\.?\\s+of${WB_END}`, 'giu'),
-    // A bare fraction is a portion: "1/2 Chicken Curry", "Kabab Masala 1/2" (NFKC writes ½ as 1⁄2).
+    // A bare fraction is a portion: "1/2 Fish Pulusu", "Kabab Masala 1/2" (NFKC writes ½ as 1⁄2).
     new RegExp(`${WB_START}[13]\\s*[/\u2044]\\s*[24](?![\\p{L}\\p{N}/\u2044])`, 'gu'),
     new RegExp(`${WB_START}(?:${literalAlternatives(words.cleaning.pack)})\\s+of\\s+(?:\\d+|${counts})(?:\\s*(?:${pieces}))?${WB_END}`, 'giu'),
     // "Party for 2 (Veg)", "Hut Treat Meal for 4 - Non Veg", "Platter for 4-Peri Peri Dip": a head count before an edge.
@@ -203,7 +205,7 @@ const FREE_ITEM_BRACKET_RE = /[([]\s*free\s[^)\]]*[)\]]/giu;
 function bracketedSizeRe(words: WordLexicons): RegExp {
   return new RegExp(`[([]\\s*(?:${literalAlternatives(words.cleaning.bracketedSize)}|\\d{1,2})\\s*\\.?\\s*[)\\]]`, 'giu');
 }
-/** A bracketed count of a thing: "Egg Biryani [2 Eggs]", "Kouju Bird Biryani (2 Birds)" (kept unless the name names it). */
+/** A bracketed count of a thing: "Kouju Bird Biryani (2 Birds)" (kept unless the name names it). */
 const COUNTED_BRACKET_RE = /[([]\s*\d{1,3}\s*(\p{L}{3,})\s*[)\]]/gu;
 /** "Half N Half Pizza", "Half & Half": one pizza of two halves, not a portion. */
 const HALF_AND_HALF_RE = /half\s*(?:['’]?n['’]?|and|&)\s*half/giu;
