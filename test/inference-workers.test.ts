@@ -170,14 +170,17 @@ t.test('inference on worker threads', { skip: model ? false : 'models are not bu
     t.ok(ticks >= Math.floor(wall / 5 / 10), `${ticks} timer ticks in ${wall.toFixed(0)} ms of inference`);
   });
 
+  /** A pool of one worker over the built encoder, and a one-row batch of token ids, for the failure cases. */
+  const oneWorkerPool = () => InferencePool.start({
+    workers: 1,
+    session: { path: join(built.dir, built.file ?? 'encoder-int8.onnx'), intraOpThreads: 1, executionProvider: 'cpu' },
+    what: { kind: 'encoder', hiddenSize: built.hiddenSize, dimensionMode: 'prefix', projMean: new Float32Array(0), projComponents: new Float32Array(0), projCols: 0 },
+  });
+  const batch = (ids: number[]): TokenBatch => ({ rows: 1, seqLen: ids.length, tokens: Int32Array.from(ids), lengths: Uint16Array.of(ids.length), typeIds: null, dimensions: null });
+
   t.test('a failed run rejects its request, and the pool keeps serving', async (t) => {
-    const pool = await InferencePool.start({
-      workers: 1,
-      session: { path: join(built.dir, built.file ?? 'encoder-int8.onnx'), intraOpThreads: 1, executionProvider: 'cpu' },
-      what: { kind: 'encoder', hiddenSize: built.hiddenSize, dimensionMode: 'prefix', projMean: new Float32Array(0), projComponents: new Float32Array(0), projCols: 0 },
-    });
+    const pool = await oneWorkerPool();
     t.teardown(() => pool.close());
-    const batch = (ids: number[]): TokenBatch => ({ rows: 1, seqLen: ids.length, tokens: Int32Array.from(ids), lengths: Uint16Array.of(ids.length), typeIds: null, dimensions: null });
     await t.rejects(pool.run(batch([101, 10 ** 8, 102])), 'a token id outside the vocabulary fails in ONNX Runtime');
     const ok = await pool.run(batch(tokenizer.encode('masala dosa').ids as number[]));
     t.equal(ok.data.length, built.hiddenSize, 'the next run is served');
@@ -188,13 +191,8 @@ t.test('inference on worker threads', { skip: model ? false : 'models are not bu
   // run in four here. The service never does this (close drains the runs in flight first, tested above); a worker that
   // dies on its own is what this case stands for, and it needs a way to die that does not race ONNX Runtime.
   t.test('a worker that dies fails the run it held and is replaced', { skip: 'terminating a worker mid-run can abort the process (onnxruntime-node); see the comment' }, async (t) => {
-    const pool = await InferencePool.start({
-      workers: 1,
-      session: { path: join(built.dir, built.file ?? 'encoder-int8.onnx'), intraOpThreads: 1, executionProvider: 'cpu' },
-      what: { kind: 'encoder', hiddenSize: built.hiddenSize, dimensionMode: 'prefix', projMean: new Float32Array(0), projComponents: new Float32Array(0), projCols: 0 },
-    });
+    const pool = await oneWorkerPool();
     t.teardown(() => pool.close());
-    const batch = (ids: number[]): TokenBatch => ({ rows: 1, seqLen: ids.length, tokens: Int32Array.from(ids), lengths: Uint16Array.of(ids.length), typeIds: null, dimensions: null });
     // A worker thread that dies fails the run it held and is replaced. The run is made long (256 rows of 128 tokens,
     // hundreds of milliseconds) so that it is still running when the worker is terminated: a one-text run can finish
     // first, and then nothing fails.

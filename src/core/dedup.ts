@@ -349,24 +349,10 @@ async function candidateEdges(nodes: NodeSet, threshold: number, source: Candida
   const hi = (k: number): number => Math.max(similar.a[k]!, similar.b[k]!);
   order.sort((x, y) => lo(x) - lo(y) || hi(x) - hi(y));
   for (const k of order) add(similar.a[k]!, similar.b[k]!, similar.cosine[k]!);
-  // Synonyms: nodes that are, exactly, names of one knowledge-base dish are candidates whatever their cosine.
-  const byDish = new Map<number, number[]>();
-  for (let i = 0; i < n; i++) {
-    const id = nodes.exactDish[i]!;
-    if (id === null) continue;
-    const list = byDish.get(id);
-    if (list) list.push(i);
-    else byDish.set(id, [i]);
-  }
-  // Servings: the same dish words but for a serving word are candidates whatever their cosine.
-  const byServingFree = new Map<string, number[]>();
-  for (let i = 0; i < n; i++) {
-    const key = nodes.servingFree[i]!;
-    if (key === null) continue;
-    const list = byServingFree.get(key);
-    if (list) list.push(i);
-    else byServingFree.set(key, [i]);
-  }
+  // Synonyms: nodes that are, exactly, names of one knowledge-base dish are candidates whatever their cosine. Servings:
+  // the same dish words but for a serving word are too.
+  const byDish = groupNodes(n, (i) => nodes.exactDish[i]!);
+  const byServingFree = groupNodes(n, (i) => nodes.servingFree[i]!);
   for (const group of [...byDish.values(), ...[...byServingFree.values()].filter((g) => g.some((i) => nodes.namesServing[i]))]) {
     for (let x = 0; x < group.length; x++) {
       for (let y = x + 1; y < group.length; y++) {
@@ -376,6 +362,19 @@ async function candidateEdges(nodes: NodeSet, threshold: number, source: Candida
     }
   }
   return { a, b, cosine };
+}
+
+/** Node indices grouped by a key (null: in no group), each group in index order. */
+function groupNodes<K>(n: number, keyOf: (i: number) => K | null): Map<K, number[]> {
+  const groups = new Map<K, number[]>();
+  for (let i = 0; i < n; i++) {
+    const key = keyOf(i);
+    if (key === null) continue;
+    const list = groups.get(key);
+    if (list) list.push(i);
+    else groups.set(key, [i]);
+  }
+  return groups;
 }
 
 /**
