@@ -509,9 +509,9 @@ def cross_tensors(model) -> tuple[dict[str, torch.Tensor], float]:
     return tensors, scaling
 
 
-def train_cross(args) -> None:
-    tok, model = cross_model(args)
-    data = TrainingData(args.seed)
+def cross_training_loop(args, tok, model, data, next_batch, name: str) -> float:
+    """The step loop both cross-encoders share: pairs (a, b, target) from next_batch(), binary cross-entropy on the
+    [CLS] logit, checkpointed every step so a run can resume. Returns the training seconds."""
     params = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.01)
     sched = warmup_then_linear_decay(opt, args.steps)
@@ -521,16 +521,22 @@ def train_cross(args) -> None:
     for step in range(start, args.steps):
         widen_when_alone(args, step)
         model.train()
-        batch = data.cross_batch(args.batch, args.query_share)
-        labels = torch.tensor([x[2] for x in batch])
+        batch = next_batch()
+        targets = torch.tensor([x[2] for x in batch], dtype=torch.float32)
         logits = forward_in_length_groups(tok, ([x[0] for x in batch], [x[1] for x in batch]), 96, args.length_group,
                                           lambda enc: model(**enc).logits[:, 0])
-        loss = F.binary_cross_entropy_with_logits(logits, labels)
+        loss = F.binary_cross_entropy_with_logits(logits, targets)
         update(loss, params, opt, sched)
         checkpoint.save(step + 1, args.steps)
         if step % 20 == 0 or step == args.steps - 1:
-            log(f"cross step {step + 1}/{args.steps} loss {loss.item():.4f} ({(time.time() - t0) / (step + 1 - start):.2f} s/step)")
-    train_seconds = time.time() - t0
+            log(f"{name} step {step + 1}/{args.steps} loss {loss.item():.4f} ({(time.time() - t0) / (step + 1 - start):.2f} s/step)")
+    return time.time() - t0
+
+
+def train_cross(args) -> None:
+    tok, model = cross_model(args)
+    data = TrainingData(args.seed)
+    train_seconds = cross_training_loop(args, tok, model, data, lambda: data.cross_batch(args.batch, args.query_share), "cross")
     metrics = {} if args.no_eval else evaluate_cross(model, tok)
     metrics["train_seconds"] = round(train_seconds, 1)
     log(f"tuned held-out: {json.dumps(metrics)}")
@@ -573,27 +579,13 @@ def train_search_cross(args) -> None:
     tok, model = cross_model(args)
     data = TrainingData(args.seed)
     teacher = load_teacher(args, data)
-    params = [p for p in model.parameters() if p.requires_grad]
-    opt = torch.optim.AdamW(params, lr=args.lr, weight_decay=0.01)
-    sched = warmup_then_linear_decay(opt, args.steps)
-    checkpoint = Checkpoint(args, model, opt, sched, data)
-    start = checkpoint.resume() if args.resume else 0
-    t0 = time.time()
-    for step in range(start, args.steps):
-        widen_when_alone(args, step)
-        model.train()
-        n_kb = int(round(args.batch * args.kb_share)) if teacher else args.batch
-        batch = data.search_kb_batch(n_kb) + (teacher.search_pairs(args.batch - n_kb) if teacher else [])
-        targets = torch.tensor([x[2] for x in batch], dtype=torch.float32)
-        logits = forward_in_length_groups(tok, ([x[0] for x in batch], [x[1] for x in batch]), 96, args.length_group,
-                                          lambda enc: model(**enc).logits[:, 0])
-        # Soft targets: an answer 1, a partial answer (grade 1-2) between, none 0; the build calibrates the logit.
-        loss = F.binary_cross_entropy_with_logits(logits, targets)
-        update(loss, params, opt, sched)
-        checkpoint.save(step + 1, args.steps)
-        if step % 20 == 0 or step == args.steps - 1:
-            log(f"search cross step {step + 1}/{args.steps} loss {loss.item():.4f} ({(time.time() - t0) / (step + 1 - start):.2f} s/step)")
-    train_seconds = time.time() - t0
+    n_kb = int(round(args.batch * args.kb_share)) if teacher else args.batch
+
+    # Soft targets: an answer 1, a partial answer (grade 1-2) between, none 0; the build calibrates the logit.
+    def next_batch():
+        return data.search_kb_batch(n_kb) + (teacher.search_pairs(args.batch - n_kb) if teacher else [])
+
+    train_seconds = cross_training_loop(args, tok, model, data, next_batch, "search cross")
     metrics = {} if args.no_eval else evaluate_search_cross(model, tok)
     metrics["train_seconds"] = round(train_seconds, 1)
     log(f"tuned: {json.dumps(metrics)}")
