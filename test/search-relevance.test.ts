@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadKnowledge } from '../src/core/knowledge/index.js';
 import { parseMenuText } from '../src/core/menu-text.js';
 import { searchItems, understandQuery } from '../src/core/search.js';
-import { RELEVANCE_FEATURE_NAMES, SEARCH_RANKER_PATH, readSearchRanker, relevanceFeatures } from '../src/core/search-relevance.js';
+import { RELEVANCE_FEATURE_NAMES, RELEVANCE_ORDERS, SEARCH_RANKER_PATH, readSearchRanker, relevanceFeatures } from '../src/core/search-relevance.js';
 
 const knowledge = loadKnowledge();
 
@@ -66,6 +66,10 @@ t.test('the committed ranker: fitted on these features, sane signs, gates in ran
   t.ok(w('cosine') > 0, 'a closer item is more relevant');
   t.ok(w('words_same_dish') > 0, 'the query dish holding its words counts for it');
   t.ok(w('diet_conflict') < 0, 'a diet conflict counts against');
+  t.ok(RELEVANCE_ORDERS.length > 0, 'the features declare orders');
+  for (const [stronger, weaker] of RELEVANCE_ORDERS) {
+    t.ok(ranker.weights[stronger]! >= ranker.weights[weaker]!, `${RELEVANCE_FEATURE_NAMES[stronger]} weighs at least ${RELEVANCE_FEATURE_NAMES[weaker]}`);
+  }
   t.ok(ranker.floor > 0 && ranker.floor < 1 && ranker.band > 0 && ranker.band <= 1);
   // The same item scores higher with the words than without.
   const q = understandQuery(parseMenuText(knowledge, 'paneer tikka'));

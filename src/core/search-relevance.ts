@@ -22,6 +22,11 @@ export interface RelevanceFeature {
   readonly name: string;
   readonly about: string;
   readonly value: (e: PairEvidence) => number;
+  /**
+   * Features this one never weighs less than: kinds of one evidence where this kind is the stronger answer, all else
+   * equal. The fit holds the order (a prior, not a weight); the committed weights are checked against it.
+   */
+  readonly atLeast?: readonly string[];
 }
 
 /** What the features read, computed once per (query, item). */
@@ -134,14 +139,14 @@ export const RELEVANCE_FEATURES: readonly RelevanceFeature[] = [
   { name: 'cosine', about: 'cosine of the (concept-blended) query and the item, for a query with words or a need', value: (e) => (e.servingOnly ? 0 : e.cosine) },
   { name: 'cosine_serving_only', about: 'the cosine, for a query that says only how many it feeds', value: (e) => (e.servingOnly ? e.cosine : 0) },
   { name: 'serving_only', about: 'the query says only how many it feeds', value: (e) => is(e.servingOnly) },
-  { name: 'words_same_dish', about: "the item is the query's dish and its name holds the query's words", value: dishIs('words_same_dish') },
+  { name: 'words_same_dish', about: "the item is the query's dish and its name holds the query's words", value: dishIs('words_same_dish'), atLeast: ['words_other_dish'] },
   { name: 'words_other_dish', about: "the item's name holds the query's words (or a name of its dish), another dish or none", value: dishIs('words_other_dish') },
   { name: 'terms_in_dish_names', about: "a name of the item's dish holds the query's terms (the query names no dish)", value: dishIs('terms_in_dish_names') },
   { name: 'terms_in_item', about: "the item's name holds the query's words by the names menus use for them", value: dishIs('terms_in_item') },
-  { name: 'same_dish', about: 'the item resolves to the dish the query names, in other words', value: dishIs('same_dish') },
+  { name: 'same_dish', about: 'the item resolves to the dish the query names, in other words', value: dishIs('same_dish'), atLeast: ['terms_in_item', 'dish_same_family'] },
   { name: 'one_word_other_dish', about: 'another dish, for a one-word query (a family: "paneer")', value: dishIs('one_word_other_dish') },
   { name: 'dish_of_query_part', about: 'the item is the dish the first words of the query name ("Idli" for "idli sambar")', value: dishIs('dish_of_query_part') },
-  { name: 'dish_same_family', about: "another dish of the query dish's family (same head word)", value: dishIs('dish_same_family') },
+  { name: 'dish_same_family', about: "another dish of the query dish's family (same head word)", value: dishIs('dish_same_family'), atLeast: ['dish_other'] },
   { name: 'dish_other', about: 'another known dish than the one the query names', value: dishIs('dish_other') },
   { name: 'head_word', about: "the item's name holds the query's head word only (not a protein)", value: (e) => is(headWordOnly(e)) },
   { name: 'protein_asked_one_word', about: 'a one-word query naming a protein, and the item is of it without holding the word', value: (e) => is(!!e.q.stated.protein && e.item.protein === e.q.stated.protein && !contains(e) && e.q.words.length <= 1) },
@@ -176,6 +181,13 @@ export const RELEVANCE_FEATURES: readonly RelevanceFeature[] = [
 ];
 
 export const RELEVANCE_FEATURE_NAMES: readonly string[] = RELEVANCE_FEATURES.map((f) => f.name);
+
+/** The declared orders between features, as [stronger, weaker] indices into RELEVANCE_FEATURES. */
+export const RELEVANCE_ORDERS: readonly (readonly [number, number])[] = RELEVANCE_FEATURES.flatMap((f, i) => (f.atLeast ?? []).map((name) => {
+  const weaker = RELEVANCE_FEATURE_NAMES.indexOf(name);
+  if (weaker < 0) throw new Error(`relevance feature ${f.name}: atLeast names no feature "${name}"`);
+  return [i, weaker] as const;
+}));
 
 /** The feature vector of one (query, item) pair, in RELEVANCE_FEATURES order. */
 export function relevanceFeatures(k: Knowledge, q: QueryUnderstanding, item: SearchItem, cosine: number): Float64Array {
