@@ -6,7 +6,7 @@ import t from 'tap';
 import { OPERATOR_KEY, call, startTestServer } from './helpers/server.js';
 import { dedupPrepared as dedupIn, definingWordDifference as differenceIn, MAX_PAIRWISE_SCORES, type DedupOptions } from '../src/core/dedup.js';
 import { loadKnowledge } from '../src/core/knowledge/index.js';
-import { parseCleanedText } from '../src/core/menu-text.js';
+import { parseCleanedText, parseMenuText } from '../src/core/menu-text.js';
 
 const knowledge = loadKnowledge();
 const definingWordDifference = (a: string, b: string, synonyms = false) => differenceIn(knowledge, a, b, synonyms);
@@ -286,4 +286,13 @@ t.test('dish-defining word guard', async (t) => {
   for (const [a, b] of same) t.equal(definingWordDifference(a, b), null, `${a} / ${b}`);
   t.equal(definingWordDifference('Butter Chicken', 'Murgh Makhani', true), null, 'a knowledge-base synonym with no shared word');
   t.not(definingWordDifference('Chilli Thattai', 'Pepper Thattai', true), null, 'two named variants stay apart even under one dish');
+  // One name is the other plus words, both filed under one dish by the knowledge base.
+  for (const [a, b] of [['Ghee Uttapam', 'Uttapam'], ['Dry Fruit Rabdi', 'Rabdi']] as const) {
+    const [ea, eb] = [parseMenuText(knowledge, a).exactDishId, parseMenuText(knowledge, b).exactDishId];
+    t.ok(ea !== null && ea === eb, `${a} and ${b} are names of one knowledge-base dish`);
+    t.not(definingWordDifference(a, b, true), null, `${a} / ${b}: a food word that makes a version is a second item`);
+  }
+  t.equal(definingWordDifference('Cappuccino Coffee', 'Cappuccino', true), null, 'a word that says what the dish is adds nothing');
+  t.equal(definingWordDifference('Veg Chinese Fried Rice', 'Veg Fried Rice', true), null, 'a cuisine name adds nothing');
+  t.not(definingWordDifference('Veg Chinese Fried Rice', 'Veg Fried Rice', false), null, 'without the synonym, a known word one side adds still differs');
 });

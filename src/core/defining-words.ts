@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { readTsv } from './knowledge/tsv.js';
-import { HARD_NEGATIVES_HEADER } from './knowledge/dishes.js';
+import { CUISINE_LABELS, HARD_NEGATIVES_HEADER } from './knowledge/dishes.js';
+import { categoryOf } from './knowledge/cues.js';
 import type { DishLookup } from './knowledge/lookup.js';
 import type { Knowledge } from './knowledge/index.js';
 import { editDistance } from './text/clean.js';
@@ -22,6 +23,9 @@ export interface DefiningWordLexicon {
   readonly known: ReadonlySet<string>;
   /** Rare spelling → usual spelling, learned by the knowledge base from its aliases (masla → masala). */
   readonly spellingVariants: ReadonlyMap<string, string>;
+  /** One-word cuisine names (the cuisine labels and lexicon/cuisine_queries.tsv): "Chinese" in a name says where a
+   * dish is from, not which version of it. */
+  readonly cuisineNames: ReadonlySet<string>;
 }
 
 /**
@@ -58,7 +62,8 @@ export function loadDefiningWords(dir: string, k: Knowledge, lookup: DishLookup 
   for (const w of lookup.dishesByToken.keys()) addAll(dishWords(k, w));
   const known = new Set<string>(defining);
   for (const w of lookup.optionalWords) defining.delete(k.singular(w));
-  return { defining, known, spellingVariants: lookup.spellingVariants };
+  const cuisineNames = new Set([...CUISINE_LABELS.map((c) => c.toLowerCase()), ...k.words.cuisineQueries.map(([name]) => name)].filter((n) => !n.includes(' ')));
+  return { defining, known, spellingVariants: lookup.spellingVariants, cuisineNames };
 }
 
 /** cheese / cheesy, spice / spicy, cream / creamy: the noun and its -y adjective name the same thing on a menu. */
@@ -104,8 +109,9 @@ function isSameProtein(k: Knowledge, word: string, other: string): boolean {
  *     number (Chicken 65 / Chicken 555, Combo 1 / Combo 2): different dishes;
  *   - one side adds only words the knowledge base does not know (McSaver, Chicago): left to the cosine threshold.
  * With `synonyms` (the knowledge base lists both names, exactly, for one dish) the names are one dish when they share
- * no content word (a translation: Butter Chicken / Murgh Makhani), when one only adds words (a fuller form:
- * Cappuccino / Cappuccino Coffee), or when the swapped words are compound parts or one protein in two languages
+ * no content word (a translation: Butter Chicken / Murgh Makhani), when one only adds words that say what the dish is
+ * or where it is from (a fuller form: Cappuccino / Cappuccino Coffee, or a cuisine name; a food word that makes a
+ * version still differs), or when the swapped words are compound parts or one protein in two languages
  * (Chocolate Shake / Chocolate Milkshake, Murgh Tikka / Chicken Tikka). Two named variants the knowledge base files
  * under one dish (Chilli Thattai / Pepper Thattai, Malai Peda / Doodh Peda) still differ: a menu listing both sells
  * two things.
@@ -125,8 +131,18 @@ export function wordDifference(k: Knowledge, wa: readonly string[], wb: readonly
   const isDefining = (w: string): boolean => /^\d+$/.test(w) || lex.defining.has(w);
   if (synonyms) {
     const shared = onlyA.length < wa.length;
-    if (!shared || restA.length === 0 || restB.length === 0) return null;
-    return restA.find(isDefining) ?? restB.find(isDefining) ?? null;
+    if (!shared) return null;
+    if (restA.length > 0 && restB.length > 0) return restA.find(isDefining) ?? restB.find(isDefining) ?? null;
+    // One name is the other plus words: a fuller form when the words say what the dish is ("Cappuccino Coffee") or
+    // where it is from ("Veg Chinese Fried Rice"); a food word that makes a version of it ("Ghee Uttapam", "Dry Fruit
+    // Rabdi") is a second item, though the knowledge base files both names under one dish.
+    const [added, base] = restA.length > 0 ? [restA, wb] : [restB, wa];
+    const course = categoryOf(k.cues, base.join(' ')).value;
+    const namesCourse = (w: string): boolean => {
+      const cue = categoryOf(k.cues, w);
+      return cue.evidence.length > 0 && cue.value === course;
+    };
+    return added.find((w) => lex.defining.has(w) && !lex.cuisineNames.has(w) && !namesCourse(w)) ?? null;
   }
   if (restA.length > 0 && restB.length > 0) return restA[0]!;
   return restA.find(isDefining) ?? restB.find(isDefining) ?? null;
