@@ -251,6 +251,8 @@ const PROMO: Case[] = [
   ['Paneer Butter Masala Half ₹220', 'Paneer Butter Masala'],
   ['Full English Breakfast ₹250', 'Full English Breakfast'],
   ['Any 2 Biryanis [FREE Choco Lava Cake]', 'Any 2 Biryanis'],
+  ['Kung Pao Tofu Gravy - Full (Now with Extra Tofu)', 'Kung Pao Tofu Gravy'],
+  ['Lemonade (Now in a Bigger Glass)', 'Lemonade'],
   ['Shaan Veg Biryani + FREE Mithai (Serves 2)', 'Shaan Veg Biryani + Mithai'],
   ['Super Value Deal : 2 Medium Veg Pizzas starting at Rs 599', 'Veg Pizzas'],
   ['Tossed Ghee Mango Ginger Shavige (seasonal)', 'Tossed Ghee Mango Ginger Shavige'],
@@ -264,6 +266,7 @@ const PROMO: Case[] = [
   ['Free Range Egg Omelette', 'Free Range Egg Omelette'],
   ['High Protein Shake', 'High Protein Shake'],
   ['Classic Chicken Roll', 'Classic Chicken Roll'],
+  ['Snowy Peak Nowhere Shake (Nowhere Mix)', 'Snowy Peak Nowhere Shake Nowhere Mix'],
   ['Classic Chicken Krisper Burger Combo', 'Classic Chicken Krisper Burger Combo'],
 ];
 

@@ -48,7 +48,7 @@ export const WORD_LIST_FILES: readonly WordListFile[] = [
   { file: 'tag_roles.tsv', header: ['tag', 'role'], kinds: ['kind', 'section'] },
   { file: 'cleaning_words.tsv', header: ['word', 'kind'], kinds: [
     'edge_only_size', 'leading_portion_name', 'edge_only_promo', 'count_named', 'named_number', 'free_from',
-    'bracketed_size', 'container', 'pack', 'free_item', 'measure',
+    'bracketed_size', 'container', 'pack', 'free_item', 'measure', 'offer_bracket',
   ], phrases: ['edge_only_promo', 'container'] },
   { file: 'devanagari_function_words.tsv', header: ['devanagari', 'latin'] },
   { file: 'nonfood_cues.tsv', header: ['pattern', 'list'], kinds: [
@@ -136,6 +136,8 @@ export interface WordLexicons {
     readonly container: readonly string[];
     readonly pack: readonly string[];
     readonly freeItem: readonly string[];
+    /** Words that open an offer note in a bracket: "(Free Coke)", "(Now with Extra Paneer)". */
+    readonly offerBracket: readonly string[];
     readonly measure: readonly string[];
   };
   /** devanagari_function_words.tsv: Devanagari word (NFC) → Latin spelling. */
@@ -278,6 +280,7 @@ export function loadWordLexicons(dir: string): WordLexicons {
       pack: entries('cleaning_words.tsv', 'pack'),
       measure: entries('cleaning_words.tsv', 'measure'),
       freeItem: entries('cleaning_words.tsv', 'free_item'),
+      offerBracket: entries('cleaning_words.tsv', 'offer_bracket'),
     },
     devanagariFunctionWords: new Map(rows('devanagari_function_words.tsv').map((r) => [r.entry.normalize('NFC'), r.cells[1]!])),
     nonFoodCues,

@@ -200,7 +200,10 @@ function freeFromRe(words: WordLexicons): RegExp {
   return new RegExp(`(?:${literalAlternatives(words.cleaning.freeFrom)})[\\s-]*$`, 'iu');
 }
 /** A bracket that holds only a free-item offer: "[FREE Choco Lava Cake]". */
-const FREE_ITEM_BRACKET_RE = /[([]\s*free\s[^)\]]*[)\]]/giu;
+/** A bracket that opens with an offer word is an offer note: "(Free Coke)", "(Now with Extra Paneer)". */
+function offerBracketRe(words: WordLexicons): RegExp {
+  return new RegExp(`[([]\\s*(?:${literalAlternatives(words.cleaning.offerBracket)})\\s[^)\\]]*[)\\]]`, 'giu');
+}
 /** Size letters and bare counts that mean a portion when bracketed: "Fries (M)", "Latte (R)", "Kerala Paratha (2)". */
 function bracketedSizeRe(words: WordLexicons): RegExp {
   return new RegExp(`[([]\\s*(?:${literalAlternatives(words.cleaning.bracketedSize)}|\\d{1,2})\\s*\\.?\\s*[)\\]]`, 'giu');
@@ -275,6 +278,7 @@ export class TextCleaner {
   private readonly countOfPiecesRe: RegExp;
   private readonly countRe: RegExp;
   private readonly bracketedSizeRe: RegExp;
+  private readonly offerBracketRe: RegExp;
   private readonly freeFromRe: RegExp;
   /** cleaning_words.tsv: see its header for what each list means to cleaning. */
   private readonly words: WordLexicons['cleaning'];
@@ -318,6 +322,7 @@ export class TextCleaner {
     this.countOfPiecesRe = countOfPiecesRe(words);
     this.countRe = countRe(words);
     this.bracketedSizeRe = bracketedSizeRe(words);
+    this.offerBracketRe = offerBracketRe(words);
     this.freeFromRe = freeFromRe(words);
     this.words = words.cleaning;
     this.misspellings = lexicon.misspellings;
@@ -400,7 +405,7 @@ export class TextCleaner {
       collect(this.bracketedSizeRe, 'size');
       collect(BRACKETED_MARK_RE, 'decoration');
       collect(COUNTED_BRACKET_RE, 'size', (m) => namesOutside(s, m, m[1]!));
-      collect(FREE_ITEM_BRACKET_RE, 'promo');
+      collect(this.offerBracketRe, 'promo');
     }
     collect(this.promoRe, 'promo', (m) => {
       const word = m[0].toLowerCase().replace(/[\s-]+/gu, ' ');
