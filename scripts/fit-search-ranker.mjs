@@ -42,7 +42,7 @@ const { loadDevSets } = await import(dist('eval/sets.js'));
 const { clamp01 } = await import(dist('src/core/match.js'));
 
 const OUT = option('--out', SEARCH_RANKER_PATH);
-const LAMBDAS = [0.01, 0.1, 1];
+const LAMBDAS = [0.1, 0.3, 1, 3, 10];
 const FLOORS = Array.from({ length: 18 }, (_, i) => 0.05 + 0.05 * i); // 0.05 … 0.90
 const BANDS = Array.from({ length: 10 }, (_, i) => 0.1 + 0.1 * i); // 0.1 … 1.0
 const TOP_K = 10;
@@ -101,9 +101,32 @@ function fitRanking(train, lambda) {
   }
 }
 
+/**
+ * The L2 strength of each weight: lambda times the feature's spread within a query's menu (its variance there, the
+ * mean over queries), relative to the mean spread. Penalising w_j^2 by x_j's spread is penalising the score the
+ * feature moves, as ridge on standardised features does: a rare, decisive feature (the item is of the cuisine the
+ * query asks for) is shrunk no more than a common one for the same effect on scores, where one strength for all would
+ * shrink it towards nothing.
+ */
+function penaltiesOf(rows, lambda) {
+  const n = D - 1;
+  const spread = new Float64Array(n);
+  for (const q of rows) {
+    const len = q.features.length;
+    for (let j = 0; j < n; j++) {
+      let s = 0, s2 = 0;
+      for (const x of q.features) { s += x[j]; s2 += x[j] * x[j]; }
+      spread[j] += Math.max(0, s2 / len - (s / len) ** 2) / rows.length;
+    }
+  }
+  const mean = spread.reduce((a, b) => a + b, 0) / n;
+  return spread.map((v) => lambda * Math.max(v, 1e-3 * mean) / mean);
+}
+
 function fitListNet(rows, lambda) {
   const n = D - 1;
   const w = new Float64Array(n);
+  const penalty = penaltiesOf(rows, lambda);
   for (let iter = 0; iter < 30; iter++) {
     const g = new Float64Array(n);
     const H = new Float64Array(n * n);
@@ -129,16 +152,16 @@ function fitListNet(rows, lambda) {
     }
     for (let a = 0; a < n; a++) for (let b = 0; b < a; b++) H[b * n + a] = H[a * n + b];
     for (let a = 0; a < n; a++) {
-      g[a] += lambda * w[a];
-      H[a * n + a] += lambda + 1e-9;
+      g[a] += penalty[a] * w[a];
+      H[a * n + a] += penalty[a] + 1e-9;
     }
     const step = solve(H, g, n);
     // Newton's step, halved until the loss falls (a full step from far away can overshoot a softmax).
-    const before = listLoss(rows, w, lambda);
+    const before = listLoss(rows, w, penalty);
     let t = 1, next;
     for (;;) {
       next = w.map((v, a) => v - t * step[a]);
-      if (listLoss(rows, next, lambda) <= before || t < 1e-6) break;
+      if (listLoss(rows, next, penalty) <= before || t < 1e-6) break;
       t /= 2;
     }
     let moved = 0;
@@ -149,7 +172,7 @@ function fitListNet(rows, lambda) {
   return w;
 }
 
-function listLoss(rows, w, lambda) {
+function listLoss(rows, w, penalty) {
   const n = D - 1;
   let loss = 0;
   for (const q of rows) {
@@ -160,7 +183,7 @@ function listLoss(rows, w, lambda) {
     const gsum = gains.reduce((a, b) => a + b, 0);
     z.forEach((v, i) => { if (gains[i] > 0) loss -= (gains[i] / gsum) * (v - lse); });
   }
-  for (let a = 0; a < n; a++) loss += 0.5 * lambda * w[a] * w[a];
+  for (let a = 0; a < n; a++) loss += 0.5 * penalty[a] * w[a] * w[a];
   return loss;
 }
 
