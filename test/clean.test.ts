@@ -547,6 +547,11 @@ t.test('corrections name what was folded and what it became', async (t) => {
     { from: 'Biriyani', to: 'Biryani' },
   ]);
   t.same(clean('Strawaberry Shake').corrections, [{ from: 'Strawaberry', to: 'Strawberry' }], 'edit-distance fix');
+  // A dictionary's proper nouns are words too (knowledge/lexicon/real_words.txt): a festival or a people naming a
+  // special is no typo of the dish one letter away.
+  t.same(clean('Diwali Special Thali').corrections, [], 'a festival is not corrected to a dish name');
+  t.same(clean('Maratha Thali').corrections, [], 'a people is not corrected to a dish name');
+  t.same(clean('Panner Diwali Thali').corrections, [{ from: 'Panner', to: 'Paneer' }], 'the typo beside it still is');
   const hindi = clean('पनीर टिक्का');
   t.equal(hindi.corrections.length, 1);
   t.equal(hindi.corrections[0]?.from, 'पनीर टिक्का');
