@@ -107,6 +107,9 @@ const SIZES: Case[] = [
   ['Dal Makhani Half', 'Dal Makhani'],
   ['Dal Makhani (Full)', 'Dal Makhani'],
   ['Butter Chicken - Quarter', 'Butter Chicken'],
+  // Menus cut "quarter" to "Qtr" the way they cut "pieces" to "pcs".
+  ['Chicken Tandoori (Qtr)', 'Chicken Tandoori'],
+  ['Tandoori Chicken Qtr', 'Tandoori Chicken'],
   ['Veg Biryani Serves 1', 'Veg Biryani'],
   ['Hyderabadi Chicken Biryani (Serves 3-4)', 'Hyderabadi Chicken Biryani'],
   ['French Fries (M)', 'French Fries'],
