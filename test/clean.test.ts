@@ -75,6 +75,7 @@ const PRICES: Case[] = [
   ['Paneer Butter Masala ₹249', 'Paneer Butter Masala'],
   ['Paneer Butter Masala ₹ 249.00', 'Paneer Butter Masala'],
   ['Veg Thali Rs. 180', 'Veg Thali'],
+  ['Chicken Biryani 299.', 'Chicken Biryani'],
   ['Veg Thali Rs.180/-', 'Veg Thali'],
   ['Veg Thali - 180/-', 'Veg Thali'],
   ['Masala Dosa INR 90', 'Masala Dosa'],
@@ -212,6 +213,9 @@ const NAMED_NUMBERS: Case[] = [
   ['Gobi 65 Large', 'Gobi 65'],
   ['Chicken 65 - Boneless', 'Chicken 65 Boneless'],
   ['Gobi 555', 'Gobi 555'],
+  // A full stop after the number ends the sentence; it is no decimal point.
+  ['Paneer 555.', 'Paneer 555'],
+  ['Chicken 65.', 'Chicken 65'],
   ['7 Up', '7 Up'],
   ['7UP 475ml', '7UP'],
   ['7Up Reusable Bottle', '7Up Reusable Bottle'],

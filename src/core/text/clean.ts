@@ -429,8 +429,9 @@ export class TextCleaner {
     });
     s = this.removeSpans(s, spans, removed);
 
-    // A trailing bare number of 3+ digits is a price ("Chicken Biryani 299"), unless the name owns it (Chicken 555).
-    s = s.replace(/(\s)(\d{3,5}(?:\.\d{1,2})?)\s*$/u, (m, sp: string, num: string) => {
+    // A trailing bare number of 3+ digits is a price ("Chicken Biryani 299", "… 299."), unless the name owns it
+    // (Chicken 555).
+    s = s.replace(/(\s)(\d{3,5}(?:\.\d{1,2})?)\.?\s*$/u, (m, sp: string, num: string) => {
       if (this.words.namedNumbers.has(num) || !/\p{L}/u.test(s.slice(0, s.length - m.length))) return m;
       removed.push({ kind: 'price', text: num });
       return sp;
@@ -448,9 +449,10 @@ export class TextCleaner {
       removed.push({ kind: 'decoration', text: m });
       return ' ';
     });
-    // A full stop after a word is punctuation, never part of a dish name ("Veg. Deluxe", "Fries (M).", "Lem...").
+    // A full stop after a word or a number is punctuation, never part of a dish name ("Veg. Deluxe", "Fries (M).",
+    // "Lem...", "Paneer 555."); a decimal point has a digit after it.
     if (s.includes('.')) {
-      s = s.replace(/(?<=\p{L}|[)\]}]|\s|^)\.+(?=\s|$|[)\]}])/gu, (m) => {
+      s = s.replace(/(?<=\p{L}|\p{N}|[)\]}]|\s|^)\.+(?=\s|$|[)\]}])/gu, (m) => {
         removed.push({ kind: 'decoration', text: m });
         return ' ';
       });
