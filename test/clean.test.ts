@@ -360,6 +360,9 @@ const HALF_AND_FULL: Case[] = [
 
 const SPELLING: Case[] = [
   ['chiken biriyani', 'chicken biryani'],
+  ['Steem Rice', 'Steamed Rice'],
+  ['Chicken Chattinad', 'Chicken Chettinad'],
+  ['Paneer Do Piaza', 'Paneer Do Pyaza'],
   ['Chicken Biriyani', 'Chicken Biryani'],
   ['Bucket Chicken Biriyani', 'Bucket Chicken Biryani'],
   ['Panner Butter Masala', 'Paneer Butter Masala'],

@@ -4,6 +4,7 @@
  */
 import t from 'tap';
 import { OPERATOR_KEY, call, startTestServer } from './helpers/server.js';
+import { wordDifference } from '../src/core/defining-words.js';
 import { dedupPrepared as dedupIn, definingWordDifference as differenceIn, MAX_PAIRWISE_SCORES, type DedupOptions } from '../src/core/dedup.js';
 import { loadKnowledge } from '../src/core/knowledge/index.js';
 import { parseCleanedText, parseMenuText } from '../src/core/menu-text.js';
@@ -282,8 +283,15 @@ t.test('dish-defining word guard', async (t) => {
   const same: [string, string][] = [
     ['Veg Hakka Noodles', 'Hakka Noodles Veg'], ['Chocolate Milk Shake', 'Chocolate Milkshake'],
     ['Shahi Paneer', 'Shahee Paneer'], ['Chicken Biryani Special', 'Chicken Biryani'], ['Momos', 'Momo'],
+    // Short and long forms a menu writes for one food (search_equivalents.tsv).
+    ['Veg Hakka Noodles', 'Vegetable Hakka Noodles'], ['Mix Veg Pakora', 'Mixed Vegetable Pakora'],
   ];
   for (const [a, b] of same) t.equal(definingWordDifference(a, b), null, `${a} / ${b}`);
+  // A menu's abbreviations (misspellings.tsv, kept in the cleaned name) are folded in the words dedup compares.
+  const parsedWords = (s: string) => parseMenuText(knowledge, s).dishWords;
+  for (const [a, b] of [['Dbl Egg Roll', 'Double Egg Roll'], ['Tand. Roti', 'Tandoori Roti'], ['Hyd Chicken Curry', 'Hyderabadi Chicken Curry']] as const) {
+    t.equal(wordDifference(knowledge, parsedWords(a), parsedWords(b), false), null, `${a} / ${b}`);
+  }
   t.equal(definingWordDifference('Butter Chicken', 'Murgh Makhani', true), null, 'a knowledge-base synonym with no shared word');
   t.not(definingWordDifference('Chilli Thattai', 'Pepper Thattai', true), null, 'two named variants stay apart even under one dish');
   // One name is the other plus words, both filed under one dish by the knowledge base.
