@@ -44,6 +44,9 @@ const DISH_NAMES: [string, Expected][] = [
   ['चिकन बिरयानी', 'chicken biryani'],
   ['मटन बिरयानी', 'mutton biryani'],
   ['वेज बिरयानी', 'veg biryani'],
+  // A nukta the dictionary's spelling lacks (ज़ for ज), precomposed or as a combining dot.
+  ['वेज़ बिरयानी', 'veg biryani'],
+  ['वेज\u093C पुलाव', 'veg pulao/pulav'],
   ['पनीर बटर मसाला', 'paneer butter masala'],
   ['कढ़ाई पनीर', 'kadai/kadhai paneer'],
   ['शाही पनीर', 'shahi paneer'],

@@ -199,7 +199,19 @@ export interface DevanagariTables {
 
 /** Transliterates every Devanagari word of `text`; other characters pass through. */
 export function transliterateDevanagari(text: string, tables: DevanagariTables): string {
-  return text.replace(/[\u0900-\u0963\u0966-\u097F]+/g, (word) => tables.dictionary?.get(word.normalize('NFC')) ?? transliterateWord(word, tables.functionWords));
+  return text.replace(/[\u0900-\u0963\u0966-\u097F]+/g, (word) => dictionaryWord(word, tables) ?? transliterateWord(word, tables.functionWords));
+}
+
+/**
+ * The dictionary's Latin spelling of a Devanagari word, read as written or, when the dictionary lacks that, without
+ * its nuktas: writers put a nukta where the dictionary's spelling has none (वेज़ for वेज, "veg").
+ */
+function dictionaryWord(word: string, tables: DevanagariTables): string | undefined {
+  const nfc = word.normalize('NFC');
+  const found = tables.dictionary?.get(nfc);
+  if (found !== undefined || !tables.dictionary) return found;
+  const bare = nfc.normalize('NFD').replaceAll(NUKTA, '').normalize('NFC');
+  return bare === nfc ? undefined : tables.dictionary.get(bare);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
