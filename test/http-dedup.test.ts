@@ -304,3 +304,36 @@ t.test('dish-defining word guard', async (t) => {
   t.equal(definingWordDifference('Veg Chinese Fried Rice', 'Veg Fried Rice', true), null, 'a cuisine name adds nothing');
   t.not(definingWordDifference('Veg Chinese Fried Rice', 'Veg Fried Rice', false), null, 'without the synonym, a known word one side adds still differs');
 });
+
+t.test('one name by its words is judged whatever its cosine; a negated word keeps two items apart', async (t) => {
+  // Unit vectors along their own axes: every pair has cosine 0, far under the threshold.
+  const apartVectors = (n: number): Float32Array[] => Array.from({ length: n }, (_, i) => {
+    const v = new Float32Array(8);
+    v[i] = 1;
+    return v;
+  });
+  const clustered = async (names: string[], vectors: Float32Array[]): Promise<number[][]> =>
+    (await dedupPrepared(names, vectors, { cosineThreshold: 0.85, scorer: null })).clusters.map((c) => [...c.members]);
+  // A translation the knowledge base lists as one food (search_equivalents.tsv, scope same) and a misspelled word.
+  for (const pair of [['Kaju Masala', 'Cashew Masala'], ['Chocolate Lava', 'Chocolate Lawa'], ['Bhindi Masala', 'Lady Finger Masala']]) {
+    t.same(await clustered(pair, apartVectors(2)), [[0, 1]], `${pair.join(' / ')}: one name by its words`);
+  }
+  // The control: other words at cosine 0 stay apart, and two edits in a short word that change its first letter are
+  // not a misspelling (zinger / longer).
+  for (const pair of [['Kaju Masala', 'Paneer Masala'], ['Veg Zinger Burger', 'Veg Longer Burger']]) {
+    t.same(await clustered(pair, apartVectors(2)), [], `${pair.join(' / ')}: apart`);
+  }
+  t.equal(definingWordDifference('Shahee Paneer', 'Shahi Paneer'), null, 'two edits with the first letter kept are still a misspelling');
+
+  // The same vector for both (cosine 1): only the words can keep them apart.
+  const one = (n: number): Float32Array[] => Array.from({ length: n }, () => Float32Array.from([1, 0, 0, 0]));
+  for (const pair of [['Chicken Curry Bone', 'Chicken Curry Boneless'], ['Fish Fry Bone', 'Fish Fry Bone Less'], ['Sugar Lassi', 'Sugarless Lassi'],
+    ['Besan Laddu Desi Ghee', 'Besan Ladoo Vanaspati Ghee'], ['Roti', 'Pulka']]) {
+    t.same(await clustered(pair, one(2)), [], `${pair.join(' / ')}: two items`);
+    t.not(definingWordDifference(pair[0]!, pair[1]!), null, `${pair.join(' / ')}: the guard says why`);
+  }
+  t.not(definingWordDifference('Chicken Curry Bone', 'Chicken Curry Boneless', true), null, 'a negated word differs even between names of one dish');
+  // A phrase both names hold a name of (cottage cheese / paneer) is read as one word; one the other lacks still counts.
+  t.equal(definingWordDifference('Cottage Cheese Tikka Masala', 'Paneer Tikka Masala', true), null);
+  t.not(definingWordDifference('Chicken Momo', 'Chicken'), null, 'momo still makes another item');
+});

@@ -3,7 +3,7 @@ import { dishWords, dishWordsOfKey } from './dish-words.js';
 import { wordDifference } from './defining-words.js';
 import { conflicts } from './items.js';
 import type { MenuText } from './menu-text.js';
-import { judgePairs, SAME_DISH_PROBABILITY, withoutAccompaniments, type PairScorer } from './match.js';
+import { judgePairs, nameWordKeys, SAME_DISH_PROBABILITY, sameNameWords, withoutAccompaniments, type PairScorer } from './match.js';
 import { allPairsAboveAsync, cosineTopKAsync, unionFind } from '../native/index.js';
 import { dot } from './inference/encoder.js';
 import { ANN_SCORE_SLACK, createAnnIndex, rangeSearch, type AnnEngine, type AnnIndex, type AnnParams } from './ann.js';
@@ -43,6 +43,8 @@ export const MAX_PAIRWISE_SCORES = 100;
 export const MAX_CANDIDATES_PER_ITEM = 24;
 /** Knowledge-base synonym groups larger than this are linked as a star around their first member. */
 const MAX_SYNONYM_CLIQUE = 24;
+/** Name-word blocking groups larger than this are skipped: their pairs cost O(size²) and share only a common word. */
+const MAX_NAME_WORD_GROUP = 64;
 
 export interface DedupOptions {
   readonly cosineThreshold: number;
@@ -361,6 +363,24 @@ async function candidateEdges(nodes: NodeSet, threshold: number, source: Candida
       }
     }
   }
+  // One name by their words (a translation, a misspelling, a split word): blocked by the keys such pairs share, and
+  // kept only when the words really are one name. A key most nodes share says nothing (a lone "chicken" left over).
+  const byNameWords = new Map<string, number[]>();
+  for (let i = 0; i < n; i++) {
+    for (const key of nameWordKeys(nodes.text[i]!)) {
+      const list = byNameWords.get(key);
+      if (list) list.push(i);
+      else byNameWords.set(key, [i]);
+    }
+  }
+  for (const group of byNameWords.values()) {
+    if (group.length < 2 || group.length > MAX_NAME_WORD_GROUP) continue;
+    for (let x = 0; x < group.length; x++) {
+      for (let y = x + 1; y < group.length; y++) {
+        if (sameNameWords(nodes.text[group[x]!]!, nodes.text[group[y]!]!)) add(group[x]!, group[y]!, nodeCosine(nodes, group[x]!, group[y]!));
+      }
+    }
+  }
   return { a, b, cosine };
 }
 
@@ -400,7 +420,7 @@ export function precisionJudge(k: Knowledge, options: Pick<DedupOptions, 'cosine
       const accepted = pairs.map(([i, j], e) => {
         if (housePlainApart(k, nodes, i, j)) return false;
         const synonyms = nodesAreSynonyms(nodes, i, j);
-        if (!synonyms && !servingsOfOne(nodes, i, j) && cosines[e]! < options.cosineThreshold) return false;
+        if (!synonyms && !servingsOfOne(nodes, i, j) && cosines[e]! < options.cosineThreshold && !sameNameWords(nodes.text[i]!, nodes.text[j]!)) return false;
         return wordDifference(k, ...guardWords(nodes, i, j), synonyms) === null;
       });
       const judged = accepted.flatMap((ok, e) => (ok ? [e] : []));

@@ -8,7 +8,7 @@ import { editDistance } from './text/clean.js';
 import { differingWords, dishWords } from './dish-words.js';
 import { parseCleanedText } from './menu-text.js';
 import { soundKey } from './knowledge/transliterate.js';
-import { sameFoodWords } from './knowledge/equivalents.js';
+import { foldSharedEquivalents, sameFoodWords } from './knowledge/equivalents.js';
 
 /**
  * The dish-defining word guard: whether two names are different dishes by their words alone. Used by /dedup (every
@@ -81,7 +81,9 @@ function isSpellingOf(word: string, other: string, lex: DefiningWordLexicon): bo
   // An unknown word near a known one is a misspelling of it (shahee / shahi, garlik / garlic, makhni / makhani).
   if (word.length < 4 || other.length < 4) return false;
   const max = Math.max(word.length, other.length) >= 5 ? 2 : 1;
-  if (editDistance(word, other, max) <= max) return true;
+  const d = editDistance(word, other, max);
+  // Two edits in a short word are a third of it: only with the first letter kept (shahee / shahi, not zinger / longer).
+  if (d <= 1 || (d <= max && (word[0] === other[0] || Math.min(word.length, other.length) >= 8))) return true;
   const key = soundKey(word);
   return key.length >= 3 && key === soundKey(other);
 }
@@ -124,6 +126,11 @@ export function definingWordDifference(k: Knowledge, a: string, b: string, synon
 export function wordDifference(k: Knowledge, wa: readonly string[], wb: readonly string[], synonyms: boolean): string | null {
   const lex = k.definingWords;
   if (wa.join('') === wb.join('')) return null;
+  const negation = negatedWord(wa, wb) ?? negatedWord(wb, wa);
+  if (negation !== null) return negation;
+  // The course of a name is read from its own words, not from the group tokens that stand for them.
+  const [namedA, namedB] = [wa, wb];
+  [wa, wb] = foldSharedEquivalents(k.equivalents, wa, wb);
   const [onlyA, onlyB] = differingWords(wa, wb);
   const [restA, restB] = unpaired(onlyA, onlyB, (w, o) =>
     isSpellingOf(w, o, lex) || sameFoodWords(k.equivalents, w, o) || (synonyms && (isCompoundPart(w, o) || isCompoundPart(o, w) || isSameProtein(k, w, o))));
@@ -136,7 +143,7 @@ export function wordDifference(k: Knowledge, wa: readonly string[], wb: readonly
     // One name is the other plus words: a fuller form when the words say what the dish is ("Cappuccino Coffee") or
     // where it is from ("Veg Chinese Fried Rice"); a food word that makes a version of it ("Ghee Uttapam", "Dry Fruit
     // Rabdi") is a second item, though the knowledge base files both names under one dish.
-    const [added, base] = restA.length > 0 ? [restA, wb] : [restB, wa];
+    const [added, base] = restA.length > 0 ? [restA, namedB] : [restB, namedA];
     const course = categoryOf(k.cues, base.join(' ')).value;
     const namesCourse = (w: string): boolean => {
       const cue = categoryOf(k.cues, w);
@@ -146,6 +153,20 @@ export function wordDifference(k: Knowledge, wa: readonly string[], wb: readonly
   }
   if (restA.length > 0 && restB.length > 0) return restA[0]!;
   return restA.find(isDefining) ?? restB.find(isDefining) ?? null;
+}
+
+/**
+ * A word `a` says the dish is without and `b` says it is with ("Boneless" or "Bone Less" / "Bone", "Sugarless" /
+ * "Sugar"): a menu listing both sells two items, whatever the knowledge base files the names under.
+ */
+function negatedWord(a: readonly string[], b: readonly string[]): string | null {
+  const plain = new Set(b.filter((w, i) => b[i + 1] !== 'less'));
+  for (let i = 0; i < a.length; i++) {
+    const w = a[i]!;
+    const stem = a[i + 1] === 'less' ? w : w.endsWith('less') ? w.slice(0, -4) : '';
+    if (stem.length >= 3 && plain.has(stem)) return a[i + 1] === 'less' ? `${w} less` : w;
+  }
+  return null;
 }
 
 /** The words each side alone has that pair with no word the other side alone has (`pairsWith(word, otherSideWord)`). */

@@ -184,6 +184,33 @@ export function compoundAlike(wa: readonly string[], wb: readonly string[]): boo
   return Math.min(ja.length, jb.length) >= 8 && editDistance(ja, jb, 1) <= 1;
 }
 
+function renderingsAlike(k: Knowledge, a: Rendering, b: Rendering): boolean {
+  return a.key === b.key || a.dishKey === b.dishKey || a.sameDishKey === b.sameDishKey || spelledAlike(k, a.dishKeyWords, b.dishKeyWords) || compoundAlike(a.dishKeyWords, b.dishKeyWords);
+}
+
+/**
+ * Whether two texts are one name by their words, as the precision stage reads them: the same words, or the same once
+ * listed accompaniments are set aside, once the names a menu uses for one food are read as one (Kaju / Cashew Masala),
+ * but for a misspelling (Chocolate Lava / Lawa) or but for a word split or joined. Such a pair is judged whatever its
+ * cosine: the encoder is weakest exactly where the words are rare spellings and translations.
+ */
+export function sameNameWords(a: MenuText, b: MenuText): boolean {
+  return renderingsAlike(a.knowledge, renderingOf(a), renderingOf(b));
+}
+
+/**
+ * Keys that every pair sameNameWords accepts shares at least one of (blocking, so a menu is not compared pair by pair):
+ * the dish key, the same-food key, the words run together, and the words with one left out (a misspelling changes one
+ * word; spelledAlike needs the names to share the rest).
+ */
+export function nameWordKeys(text: MenuText): string[] {
+  const r = renderingOf(text);
+  const w = r.dishKeyWords;
+  const keys = [`k ${r.dishKey}`, `s ${r.sameDishKey}`, `j ${w.join('')}`];
+  if (w.length >= 2) for (let i = 0; i < w.length; i++) keys.push(`o ${[...w.slice(0, i), ...w.slice(i + 1)].join(' ')}`);
+  return keys;
+}
+
 export function clamp01(x: number): number {
   return x < 0 ? 0 : x > 1 ? 1 : x;
 }
@@ -208,8 +235,7 @@ export async function judgePairs(
   // The same words, or the same once the accompaniments one or both list are set aside ("Nuggets" / "Nuggets + Dip"),
   // or once the names a menu uses for one food are read as one ("Chicken Dim Sum" / "Chicken Momo"), or but for a
   // misspelling ("Mughalaih Biryani" / "Mughlai Biryani"), or but for a word split or joined ("Gosse Berry" / "Gooseberry").
-  const sameWords = rendered.map(([a, b]) =>
-    a.key === b.key || a.dishKey === b.dishKey || a.sameDishKey === b.sameDishKey || spelledAlike(k, a.dishKeyWords, b.dishKeyWords) || compoundAlike(a.dishKeyWords, b.dishKeyWords));
+  const sameWords = rendered.map(([a, b]) => renderingsAlike(k, a, b));
   // The gate bounds precision-stage cost; a knowledge-base identity costs nothing, so a synonym the base encoder
   // scores low (Murgh Makhani / Butter Chicken, cosine 0.15) still reaches the precision stage.
   const gated = cosines.map((c, i) => c >= MATCH_COSINE_GATE || sameWords[i]! || dishIdentity(profiles[i]![0], profiles[i]![1]) === 'same');

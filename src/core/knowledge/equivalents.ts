@@ -113,6 +113,40 @@ export function equivalencePhrasePositions(eq: SearchEquivalents, words: readonl
 }
 
 /**
+ * Both names' words with each phrase of a `same`-scope group that BOTH names hold a name of replaced by the group's
+ * token, the other words kept: a name saying "paneer" and one saying its English name both read the group's token
+ * there, while a "momo" that only one name holds stays a word (the word that makes the other item).
+ */
+export function foldSharedEquivalents(eq: SearchEquivalents, a: readonly string[], b: readonly string[]): [string[], string[]] {
+  const spans = (words: readonly string[]): { at: number; length: number; token: string }[] => {
+    const folded = words.map(eq.foldWord);
+    const out: { at: number; length: number; token: string }[] = [];
+    for (let i = 0; i < folded.length; ) {
+      const p = phraseAt(eq, folded, i, true);
+      if (p) {
+        out.push({ at: i, length: p.words.length, token: p.token });
+        i += p.words.length;
+      } else i++;
+    }
+    return out;
+  };
+  const sa = spans(a), sb = spans(b);
+  if (sa.length === 0 || sb.length === 0) return [[...a], [...b]];
+  const shared = new Set(sa.map((s) => s.token).filter((t) => sb.some((s) => s.token === t)));
+  const rewrite = (words: readonly string[], sp: typeof sa): string[] => {
+    const out: string[] = [];
+    let i = 0;
+    for (const s of sp) {
+      if (!shared.has(s.token)) continue;
+      out.push(...words.slice(i, s.at), s.token);
+      i = s.at + s.length;
+    }
+    return [...out, ...words.slice(i)];
+  };
+  return shared.size === 0 ? [[...a], [...b]] : [rewrite(a, sa), rewrite(b, sb)];
+}
+
+/**
  * A name key with each name of a `same`-scope group as the group's token, for match and dedup: "chicken dim sum" and
  * "chicken momo" get one key. Other words are kept as the key had them; the words are sorted, since the order of a
  * name's words rarely makes another dish ("Veg Dim Sums Steamed" / "Veg Steamed Momos").
