@@ -205,6 +205,9 @@ const COUNTS: Case[] = [
   ['Chicken Surprise Burger + 4 Pc Chicken McNuggets + Coke', 'Chicken Surprise Burger + Chicken McNuggets + Coke'],
   ['Boneless Wings(7pcs)+Fiery Hell Dip.', 'Boneless Wings + Fiery Hell Dip'],
   ['2 Shahi Veg Biryanis (Serves 2)', 'Shahi Veg Biryanis'],
+  // A bracketed count of a misspelled piece word (misspellings.tsv) is a portion too.
+  ['Chicken Dum Joint [2 Piceces]', 'Chicken Dum Joint'],
+  ['Chicken Seekh Kabab [5 Pices]', 'Chicken Seekh Kebab'],
 ];
 
 const NAMED_NUMBERS: Case[] = [
@@ -537,6 +540,7 @@ t.test('the shown name corrects typos and keeps the spellings menus write on pur
     ['Panner Tikka', 'Paneer Tikka', 'Paneer Tikka'],
     ['Cookies N Cream Shake', 'Cookies N Cream Shake', 'Cookies and Cream Shake'],
     ['Chicken Biryani', 'Chicken Biryani', 'Chicken Biryani'],
+    ['Paneer Do Piaza', 'Paneer Do Piaza', 'Paneer Do Pyaza'],
   ];
   for (const [input, name, text] of cases) {
     const c = clean(input);

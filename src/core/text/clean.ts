@@ -282,6 +282,8 @@ export class TextCleaner {
   private readonly freeFromRe: RegExp;
   /** cleaning_words.tsv: see its header for what each list means to cleaning. */
   private readonly words: WordLexicons['cleaning'];
+  /** lexicon/piece_words.txt: the words a count of pieces is written with. */
+  private readonly pieceWords: ReadonlySet<string>;
   private readonly misspellings: ReadonlyMap<string, string>;
   private readonly variants: ReadonlySet<string>;
   private readonly vocabulary: ReadonlySet<string>;
@@ -325,6 +327,7 @@ export class TextCleaner {
     this.offerBracketRe = offerBracketRe(words);
     this.freeFromRe = freeFromRe(words);
     this.words = words.cleaning;
+    this.pieceWords = words.pieceWords;
     this.misspellings = lexicon.misspellings;
     this.variants = lexicon.variants;
     this.vocabulary = lexicon.vocabulary;
@@ -404,7 +407,7 @@ export class TextCleaner {
     if (hasBracket) {
       collect(this.bracketedSizeRe, 'size');
       collect(BRACKETED_MARK_RE, 'decoration');
-      collect(COUNTED_BRACKET_RE, 'size', (m) => namesOutside(s, m, m[1]!));
+      collect(COUNTED_BRACKET_RE, 'size', (m) => namesOutside(s, m, m[1]!) || this.isMisspelledPieceWord(m[1]!));
       collect(this.offerBracketRe, 'promo');
     }
     collect(this.promoRe, 'promo', (m) => {
@@ -589,6 +592,12 @@ export class TextCleaner {
     return this.keptSpellings.get(lower)!.some((name) =>
       name.some((w, j) => w === lower && at - j >= 0 && name.every((n, k) => words[at - j + k] === n)),
     );
+  }
+
+  /** A listed misspelling of a piece word ("[2 Piceces]", "[5 Pices]"): the unit patterns know only its right spelling. */
+  private isMisspelledPieceWord(word: string): boolean {
+    const right = this.misspellings.get(word.toLowerCase());
+    return right !== undefined && this.pieceWords.has(right);
   }
 
   /** A plural or singular of a vocabulary word ("Pizzas", "Specials", "Strip") is a real word, not a typo. */
