@@ -359,6 +359,10 @@ const HALF_AND_FULL: Case[] = [
   ['Full Meals (Butta Bhojanam) (Serves 3)', 'Full Meals Butta Bhojanam'],
   ['Full Monty', 'Full Monty'],
   ['Full House Popcorn Chicken Bucket', 'Full House Popcorn Chicken Bucket'],
+  // A size word followed only by a count or quantity ends the name as much as one at the end does.
+  ['Paneer Tikka Half (6 pcs)', 'Paneer Tikka'],
+  ['Chicken Tikka Full 8 Pcs', 'Chicken Tikka'],
+  ['Chicken Half Fry 2 pcs', 'Chicken Half Fry'],
 ];
 
 const SPELLING: Case[] = [

@@ -223,6 +223,22 @@ function countRe(words: WordLexicons): RegExp {
   return new RegExp(`(?<=(?:^|[+&,:;([/]|\\s[-–—]|(?<![\\p{L}\\p{N}])(?:${literalAlternatives(words.boundaries.soft)}))\\s*)(1[0-2]|[1-9])(?:\\s*[x×]\\s+|\\s+|(?=\\p{Lu}))(?=(\\p{L}+))`, 'giu');
 }
 /** Whether the text outside match `m` has the word `noun` names (singular or plural): what a bracketed count counts. */
+/** Everything after the match is noise already found (a count, a quantity, a price) or the brackets and separators
+ * around it: "Golgappe Full 12 pcs" and "Paneer Tikka Half (6 pcs)" end at the size word. */
+function onlyNoiseAfter(s: string, m: RegExpExecArray, spans: readonly Span[]): boolean {
+  let at = m.index + m[0].length;
+  if (!spans.some((sp) => sp.start >= at)) return false;
+  while (at < s.length) {
+    if (/[\s()[\]{}\-–—,:|/.]/u.test(s[at]!)) at++;
+    else {
+      const span = spans.find((sp) => sp.start <= at && sp.end > at);
+      if (!span) return false;
+      at = span.end;
+    }
+  }
+  return true;
+}
+
 function namesOutside(s: string, m: RegExpExecArray, noun: string): boolean {
   const stem = (w: string): string => w.replace(/(?:es|s)$/u, '');
   const wanted = stem(noun.toLowerCase());
@@ -428,7 +444,7 @@ export class TextCleaner {
         const next = /^\s*([\p{L}&]+)/u.exec(s.slice(m.index + m[0].length))?.[1]?.toLowerCase();
         if (next !== undefined && !this.words.leadingPortionName.has(next)) return true;
       }
-      return !this.words.edgeOnlySize.has(word) || this.atEdge(s, m);
+      return !this.words.edgeOnlySize.has(word) || this.atEdge(s, m) || onlyNoiseAfter(s, m, spans);
     });
     s = this.removeSpans(s, spans, removed);
 
