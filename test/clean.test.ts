@@ -405,11 +405,18 @@ const SPELLING: Case[] = [
   ["Hot 'N' Cheezy Burger", 'Hot And Cheezy Burger'],
   ['Chicken Pepperoni Thin n Crispy', 'Chicken Pepperoni Thin and Crispy'],
   ['Paneer Frankle', 'Paneer Frankie'],
+  // Nearest words that are listed spellings of one word are that word; a letter typed twice at or near the end.
+  ['Tawa Paneer Masalaa', 'Tawa Paneer Masala'],
+  ['Chicken Dum Bairyani', 'Chicken Dum Biryani'],
+  ['Butter Rotii', 'Butter Roti'],
+  ['Shahi Kulffi', 'Shahi Kulfi'],
 ];
 
 /** Real words one or two letters from another food word: fuzzy correction must leave every one of them alone. */
 const NEAR_MISSES_KEPT: Case[] = [
   ['Aloo Tikki Burger', 'Aloo Tikki Burger'],
+  // A doubled letter inside a short word is a spelling (a brand, a transliteration), not a typo.
+  ['Shaan Veg Biryani', 'Shaan Veg Biryani'],
   ['Chicken Tikka', 'Chicken Tikka'],
   ['Coke Float', 'Coke Float'],
   ['Plum Cake', 'Plum Cake'],
@@ -545,6 +552,7 @@ t.test('the shown name corrects typos and keeps the spellings menus write on pur
     ['Cookies N Cream Shake', 'Cookies N Cream Shake', 'Cookies and Cream Shake'],
     ['Chicken Biryani', 'Chicken Biryani', 'Chicken Biryani'],
     ['Paneer Do Piaza', 'Paneer Do Piaza', 'Paneer Do Pyaza'],
+    ['Panner Manchuriya', 'Paneer Manchuriya', 'Paneer Manchurian'],
   ];
   for (const [input, name, text] of cases) {
     const c = clean(input);

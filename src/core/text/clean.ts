@@ -652,23 +652,35 @@ export class TextCleaner {
   private nearestWord(word: string): string | null {
     // Four and five letters: only two neighbouring letters swapped ("Garvy", "Riec"); other single edits of words
     // that short turn real words into other real ones (Party/Patty, Grand/Grande).
-    if (word.length < 6) return this.swappedWord(word);
+    if (word.length < 6) return this.swappedWord(word) ?? this.undoubledWord(word);
     const max = word.length >= 10 ? 2 : 1;
-    let best: string | null = null;
+    let best: string[] = [];
     let bestD = max + 1;
-    let tie = false;
     for (const cand of this.buckets.get(word[0]!) ?? []) {
       if (Math.abs(cand.length - word.length) > max || cand.length < 4 || isTailEdit(word, cand)) continue;
       const d = editDistance(word, cand, max);
       if (d < bestD) {
-        best = cand;
+        best = [cand];
         bestD = d;
-        tie = false;
       } else if (d === bestD && d <= max) {
-        tie = true;
+        best.push(cand);
       }
     }
-    return bestD <= max && !tie && best !== null ? best : null;
+    if (bestD > max || best.length === 0) return null;
+    // Nearest candidates that are listed spellings of one word are that word, not a tie ("Masalaa": masala, masaala,
+    // masalla).
+    const meant = new Set(best.map((c) => this.misspellings.get(c) ?? c));
+    return meant.size === 1 ? (best.length === 1 ? best[0]! : [...meant][0]!) : null;
+  }
+
+  /**
+   * The vocabulary word that is `word` with its last letter typed once ("Rotii"), else null. A doubled letter inside
+   * a short word is a spelling more often than a typo (Shaan, Belle, Paan).
+   */
+  private undoubledWord(word: string): string | null {
+    const single = word.slice(0, -1);
+    if (word.at(-1) !== word.at(-2) || single.length < 4) return null;
+    return this.vocabulary.has(single) || this.misspellings.has(single) ? single : null;
   }
 }
 
@@ -682,7 +694,10 @@ function isTailEdit(a: string, b: string): boolean {
   while (prefix < short.length && long[prefix] === short[prefix]) prefix++;
   if (prefix < short.length - 1) return false;
   const stutter = prefix === short.length && /^(.)\1*$/u.test(long.slice(short.length - 1));
-  return !stutter;
+  // A letter typed twice near the end is a stutter too ("Kulffi", "Chaapp"): the long word is the short one with one
+  // of its letters doubled.
+  const doubled = long.length === short.length + 1 && prefix >= 1 && long[prefix] === long[prefix - 1] && long.slice(prefix + 1) === short.slice(prefix);
+  return !stutter && !doubled;
 }
 
 function isShouting(s: string): boolean {
