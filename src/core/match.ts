@@ -184,6 +184,7 @@ export function compoundAlike(wa: readonly string[], wb: readonly string[]): boo
   return Math.min(ja.length, jb.length) >= 8 && editDistance(ja, jb, 1) <= 1;
 }
 
+/** Two renderings are one name by their words (see sameNameWords). */
 function renderingsAlike(k: Knowledge, a: Rendering, b: Rendering): boolean {
   return a.key === b.key || a.dishKey === b.dishKey || a.sameDishKey === b.sameDishKey || spelledAlike(k, a.dishKeyWords, b.dishKeyWords) || compoundAlike(a.dishKeyWords, b.dishKeyWords);
 }
@@ -200,13 +201,13 @@ export function sameNameWords(a: MenuText, b: MenuText): boolean {
 
 /**
  * Keys that every pair sameNameWords accepts shares at least one of (blocking, so a menu is not compared pair by pair):
- * the dish key, the same-food key, the words run together, and the words with one left out (a misspelling changes one
- * word; spelledAlike needs the names to share the rest).
+ * the same-food key (equal whenever the name keys or dish keys are), the words run together, and the words with one
+ * left out (a misspelling changes one word; spelledAlike needs the names to share the rest).
  */
 export function nameWordKeys(text: MenuText): string[] {
   const r = renderingOf(text);
   const w = r.dishKeyWords;
-  const keys = [`k ${r.dishKey}`, `s ${r.sameDishKey}`, `j ${w.join('')}`];
+  const keys = [`s ${r.sameDishKey}`, `j ${w.join('')}`];
   if (w.length >= 2) for (let i = 0; i < w.length; i++) keys.push(`o ${[...w.slice(0, i), ...w.slice(i + 1)].join(' ')}`);
   return keys;
 }

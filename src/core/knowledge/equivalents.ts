@@ -75,24 +75,44 @@ function phraseAt(eq: SearchEquivalents, words: readonly string[], i: number, sa
   return phrasesAt(eq, words, i).find((p) => !sameDishOnly || p.sameDish) ?? null;
 }
 
+/** A run of words that is a phrase of a group: where it starts, how many words, the group's token. */
+interface PhraseSpan {
+  readonly at: number;
+  readonly length: number;
+  readonly token: string;
+}
+
+/** The phrases of `words`, read left to right, longest first at each word (what equivalenceTerms replaces). */
+function phraseSpans(eq: SearchEquivalents, words: readonly string[], sameDishOnly: boolean): PhraseSpan[] {
+  const folded = words.map(eq.foldWord);
+  const out: PhraseSpan[] = [];
+  for (let i = 0; i < folded.length; ) {
+    const p = phraseAt(eq, folded, i, sameDishOnly);
+    if (p) {
+      out.push({ at: i, length: p.words.length, token: p.token });
+      i += p.words.length;
+    } else i++;
+  }
+  return out;
+}
+
+/** `words` with each span replaced by its token. */
+function replaceSpans(words: readonly string[], spans: readonly PhraseSpan[]): string[] {
+  const out: string[] = [];
+  let i = 0;
+  for (const s of spans) {
+    out.push(...words.slice(i, s.at), s.token);
+    i = s.at + s.length;
+  }
+  return [...out, ...words.slice(i)];
+}
+
 /**
  * A query's content words with each phrase of a group replaced by the group's token (opaque: "≡" and the group's
  * line): ["minced", "chicken", "pizza"] → [<keema group>, "chicken", "pizza"]. Words outside every group stay as they are.
  */
 export function equivalenceTerms(eq: SearchEquivalents, words: readonly string[], sameDishOnly = false): string[] {
-  const folded = words.map(eq.foldWord);
-  const out: string[] = [];
-  for (let i = 0; i < folded.length; ) {
-    const p = phraseAt(eq, folded, i, sameDishOnly);
-    if (p) {
-      out.push(p.token);
-      i += p.words.length;
-    } else {
-      out.push(words[i]!);
-      i++;
-    }
-  }
-  return out;
+  return replaceSpans(words, phraseSpans(eq, words, sameDishOnly));
 }
 
 /** The tokens of every group whose phrase an item's words hold ("Paneer Dim Sums Steamed": the dumpling group's). */
@@ -118,32 +138,10 @@ export function equivalencePhrasePositions(eq: SearchEquivalents, words: readonl
  * there, while a "momo" that only one name holds stays a word (the word that makes the other item).
  */
 export function foldSharedEquivalents(eq: SearchEquivalents, a: readonly string[], b: readonly string[]): [string[], string[]] {
-  const spans = (words: readonly string[]): { at: number; length: number; token: string }[] => {
-    const folded = words.map(eq.foldWord);
-    const out: { at: number; length: number; token: string }[] = [];
-    for (let i = 0; i < folded.length; ) {
-      const p = phraseAt(eq, folded, i, true);
-      if (p) {
-        out.push({ at: i, length: p.words.length, token: p.token });
-        i += p.words.length;
-      } else i++;
-    }
-    return out;
-  };
-  const sa = spans(a), sb = spans(b);
-  if (sa.length === 0 || sb.length === 0) return [[...a], [...b]];
+  const sa = phraseSpans(eq, a, true), sb = phraseSpans(eq, b, true);
   const shared = new Set(sa.map((s) => s.token).filter((t) => sb.some((s) => s.token === t)));
-  const rewrite = (words: readonly string[], sp: typeof sa): string[] => {
-    const out: string[] = [];
-    let i = 0;
-    for (const s of sp) {
-      if (!shared.has(s.token)) continue;
-      out.push(...words.slice(i, s.at), s.token);
-      i = s.at + s.length;
-    }
-    return [...out, ...words.slice(i)];
-  };
-  return shared.size === 0 ? [[...a], [...b]] : [rewrite(a, sa), rewrite(b, sb)];
+  if (shared.size === 0) return [[...a], [...b]];
+  return [replaceSpans(a, sa.filter((s) => shared.has(s.token))), replaceSpans(b, sb.filter((s) => shared.has(s.token)))];
 }
 
 /**

@@ -222,7 +222,6 @@ const BRACKETED_MARK_RE = /[([]\s*\p{L}\s*[)\]]/gu;
 function countRe(words: WordLexicons): RegExp {
   return new RegExp(`(?<=(?:^|[+&,:;([/]|\\s[-–—]|(?<![\\p{L}\\p{N}])(?:${literalAlternatives(words.boundaries.soft)}))\\s*)(1[0-2]|[1-9])(?:\\s*[x×]\\s+|\\s+|(?=\\p{Lu}))(?=(\\p{L}+))`, 'giu');
 }
-/** Whether the text outside match `m` has the word `noun` names (singular or plural): what a bracketed count counts. */
 /** Everything after the match is noise already found (a count, a quantity, a price) or the brackets and separators
  * around it: "Golgappe Full 12 pcs" and "Paneer Tikka Half (6 pcs)" end at the size word. */
 function onlyNoiseAfter(s: string, m: RegExpExecArray, spans: readonly Span[]): boolean {
@@ -239,6 +238,7 @@ function onlyNoiseAfter(s: string, m: RegExpExecArray, spans: readonly Span[]): 
   return true;
 }
 
+/** Whether the text outside match `m` has the word `noun` names (singular or plural): what a bracketed count counts. */
 function namesOutside(s: string, m: RegExpExecArray, noun: string): boolean {
   const stem = (w: string): string => w.replace(/(?:es|s)$/u, '');
   const wanted = stem(noun.toLowerCase());
