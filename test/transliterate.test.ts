@@ -433,6 +433,34 @@ t.test('Devanagari dish names clean to the menu romanisation', async (t) => {
   }
 });
 
+/** Dish names in the other Brahmic scripts of India, read through Devanagari's layout. */
+const OTHER_SCRIPTS: [string, string, Expected][] = [
+  ['Bengali', 'স্পঞ্জ রসগোল্লা', 'sponge/spanj rasgulla/rasgolla/roshogolla'],
+  ['Bengali', 'মাছের ঝোল', 'macher jhol'],
+  ['Gurmukhi (addak doubles)', 'ਮੱਕੀ ਦੀ ਰੋਟੀ', 'makki di/dee roti'],
+  ['Gujarati', 'મેથી થેપલા', 'methi thepla'],
+  ['Gujarati', 'ચિકન બિરયાની', 'chicken biryani'],
+  ['Odia (inherent a spoken)', 'ପଖାଳ', 'pakhala'],
+  ['Telugu (final anusvara is m)', 'పాలకూర పప్పు అన్నం', 'palakura/palakoora pappu annam'],
+  ['Telugu', 'కోడి పులుసు అన్నం', 'kodi pulusu annam'],
+  ['Kannada', 'ರಾಗಿ ಇಡ್ಲಿ ಸಾಂಬಾರ್', 'ragi idli sambar'],
+  ['Kannada (short e)', 'ಮಸಾಲ ದೋಸೆ', 'masala dose/dosa'],
+  ['Malayalam (zh)', 'പഴംപൊരി', 'pazhampori/pazham_pori'],
+  ['Tamil (voiced after a nasal and between vowels)', 'இட்லி சாம்பார்', 'idli sambar'],
+  ['Tamil (a doubled stop stays voiceless)', 'கொழுக்கட்டை', 'kozhukattai/kozhukkattai'],
+  ['Tamil (first த is th)', 'தயிர் சாதம்', 'thayir sadam/sadham'],
+  ['Tamil (ச between vowels is s)', 'பாயசம்', 'payasam'],
+];
+
+t.test('dish names in Bengali, Gurmukhi, Gujarati, Odia, Telugu, Kannada, Malayalam and Tamil clean to Latin', async (t) => {
+  for (const [script, text, expected] of OTHER_SCRIPTS) {
+    const got = clean(text).text.toLowerCase();
+    t.ok(accepts(expected, got), `${script}: ${text} → "${got}" (expected ${expected})`);
+  }
+  t.equal(clean('Ghee Roast Dosa 2 pcs').text, 'Ghee Roast Dosa', 'Latin text is untouched by the Indic reader');
+  t.equal(clean('ಮಸಾಲ ದೋಸೆ ₹80').text.toLowerCase().replace(/ dosa$/, ' dose'), 'masala dose', 'a price beside a Kannada name is still noise');
+});
+
 t.test('most test names are not Devanagari aliases of the knowledge base, so the rules are exercised', async (t) => {
   const aliases = new Set(knowledge.book.dishes.flatMap((d) => d.aliases.filter(hasDevanagari).map((a) => a.normalize('NFC'))));
   const outside = DISH_NAMES.filter(([d]) => !aliases.has(d.normalize('NFC')));

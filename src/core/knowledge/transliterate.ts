@@ -22,15 +22,17 @@ const CONSONANTS: Record<string, string> = {
   'श': 'sh', 'ष': 'sh', 'स': 's', 'ह': 'h',
   // Precomposed nukta letters (Unicode also allows base + U+093C, handled below).
   'क़': 'k', 'ख़': 'kh', 'ग़': 'gh', 'ज़': 'z', 'ड़': 'd', 'ढ़': 'dh', 'फ़': 'f', 'य़': 'y',
+  // The letters Devanagari keeps for the Dravidian scripts: ன (n), ற (r), ழ (zh: kozhukattai, pazham).
+  'ऩ': 'n', 'ऱ': 'r', 'ऴ': 'zh',
 };
-const NUKTA_FORMS: Record<string, string> = { 'क': 'k', 'ख': 'kh', 'ग': 'gh', 'ज': 'z', 'ड': 'd', 'ढ': 'dh', 'फ': 'f', 'य': 'y' };
+const NUKTA_FORMS: Record<string, string> = { 'क': 'k', 'ख': 'kh', 'ग': 'gh', 'ज': 'z', 'ड': 'd', 'ढ': 'dh', 'फ': 'f', 'य': 'y', 'न': 'n', 'र': 'r', 'ळ': 'zh' };
 
 const INDEPENDENT_VOWELS: Record<string, { mid: string; final: string }> = {
   'अ': { mid: 'a', final: 'a' }, 'आ': { mid: 'a', final: 'a' }, 'इ': { mid: 'i', final: 'i' },
   'ई': { mid: 'ee', final: 'i' }, 'उ': { mid: 'u', final: 'u' }, 'ऊ': { mid: 'oo', final: 'u' },
   'ऋ': { mid: 'ri', final: 'ri' }, 'ए': { mid: 'e', final: 'e' }, 'ऐ': { mid: 'ai', final: 'ai' },
   'ओ': { mid: 'o', final: 'o' }, 'औ': { mid: 'au', final: 'au' }, 'ऍ': { mid: 'e', final: 'e' },
-  'ऑ': { mid: 'o', final: 'o' },
+  'ऑ': { mid: 'o', final: 'o' }, 'ऎ': { mid: 'e', final: 'e' }, 'ऒ': { mid: 'o', final: 'o' },
 };
 /** Vowel signs; `final` is used when the sign ends the word. */
 const MATRAS: Record<string, { mid: string; final: string }> = {
@@ -38,6 +40,8 @@ const MATRAS: Record<string, { mid: string; final: string }> = {
   'ु': { mid: 'u', final: 'u' }, 'ू': { mid: 'oo', final: 'u' }, 'ृ': { mid: 'ri', final: 'ri' },
   'े': { mid: 'e', final: 'e' }, 'ै': { mid: 'ai', final: 'ai' }, 'ो': { mid: 'o', final: 'o' },
   'ौ': { mid: 'au', final: 'au' }, 'ॅ': { mid: 'e', final: 'e' }, 'ॉ': { mid: 'o', final: 'o' },
+  // Short e and o, which only the Dravidian scripts write apart from the long ones.
+  'ॆ': { mid: 'e', final: 'e' }, 'ॊ': { mid: 'o', final: 'o' },
 };
 /** Long vowels, which a one-syllable word spells doubled (घी ghee, नान naan). */
 const LONG_MONOSYLLABLE: Record<string, string> = { 'ा': 'aa', 'ी': 'ee', 'ू': 'oo' };
@@ -114,7 +118,7 @@ function parseWord(word: string): Syllable[] {
  * Rule-based transliteration of one Devanagari word. `functionWords` (lexicon/devanagari_function_words.tsv) spells
  * the function words of dish names ("की" ki, "वाली" wali) the way menus print them, before the rules.
  */
-export function transliterateWord(word: string, functionWords: ReadonlyMap<string, string>): string {
+export function transliterateWord(word: string, functionWords: ReadonlyMap<string, string>, inherentVowel: InherentVowel = 'dropped'): string {
   const fixed = functionWords.get(word.normalize('NFC'));
   if (fixed !== undefined) return fixed;
   const syl = parseWord(word);
@@ -127,7 +131,7 @@ export function transliterateWord(word: string, functionWords: ReadonlyMap<strin
     return s !== undefined && s.other === null && (s.vowel !== null || schwa[i] === true);
   };
   // Word-final schwa is silent (कमल kamal), except in a one-letter word (न na).
-  if (letters.length > 1 && schwa[lastLetter] && syl[lastLetter]!.other === null) schwa[lastLetter] = false;
+  if (inherentVowel === 'dropped' && letters.length > 1 && schwa[lastLetter] && syl[lastLetter]!.other === null) schwa[lastLetter] = false;
   // Medial deletion: V C(a) C V → V C C V. A nasalised schwa is never dropped (पसंदा pasanda), nor one right after a
   // virama conjunct (the conjunct already closes the previous syllable). A following conjunct counts as the next
   // consonant (जालफ्रेज़ी jalfrezi).
@@ -138,7 +142,7 @@ export function transliterateWord(word: string, functionWords: ReadonlyMap<strin
   };
   // Scanned left to right: compounds split that way more often on menus (रस+मलाई rasmalai, गोल+गप्पे golgappe,
   // अमृत+सरी amritsari) than the other way (शावर्मा, बाकरखानी are in the learned dictionary).
-  for (let i = 1; i < lastLetter; i++) {
+  for (let i = 1; i < lastLetter && inherentVowel === 'dropped'; i++) {
     if (!schwa[i] || syl[i]!.nasal) continue;
     const prev = syl[i - 1]!;
     const next = syl[i + 1]!;
@@ -184,7 +188,8 @@ export function transliterateWord(word: string, functionWords: ReadonlyMap<strin
       out += 'a';
     }
     if (s.nasal) {
-      out += next && next.consonant !== null && /^(p|b|m|f)/.test(next.consonant) ? 'm' : 'n';
+      // A word-final anusvara of the Dravidian scripts is "m" (అన్నం annam, പഴം pazham).
+      out += (next && next.consonant !== null && /^(p|b|m|f)/.test(next.consonant)) || (inherentVowel === 'spoken' && isFinal) ? 'm' : 'n';
     }
   }
   return out;
@@ -198,8 +203,86 @@ export interface DevanagariTables {
 }
 
 /** Transliterates every Devanagari word of `text`; other characters pass through. */
-export function transliterateDevanagari(text: string, tables: DevanagariTables): string {
-  return text.replace(/[\u0900-\u0963\u0966-\u097F]+/g, (word) => dictionaryWord(word, tables) ?? transliterateWord(word, tables.functionWords));
+export function transliterateDevanagari(text: string, tables: DevanagariTables, inherentVowel: InherentVowel = 'dropped'): string {
+  return text.replace(/[\u0900-\u0963\u0966-\u097F]+/g, (word) => dictionaryWord(word, tables) ?? transliterateWord(word, tables.functionWords, inherentVowel));
+}
+
+/**
+ * Whether a consonant's inherent "a" is silent at the end of a word and in V C_C V (Hindi, Punjabi, Gujarati, Bengali:
+ * कमल kamal, થેપલા thepla) or always spoken (the Dravidian scripts and Odia: పాలకూర palakura, ರಾಗಿ ragi).
+ */
+export type InherentVowel = 'dropped' | 'spoken';
+
+/** Any letter of the Brahmic scripts of India, Devanagari to Malayalam. */
+export function hasIndicScript(text: string): boolean {
+  return /[\u0900-\u0D7F]/.test(text);
+}
+
+/**
+ * The Brahmic scripts of India share Devanagari's layout (ISCII, kept by Unicode): a letter sits at the same offset in
+ * each 128-code-point block, from Bengali (U+0980) to Malayalam (U+0D00). So a word of any of them is read by mapping
+ * it letter for letter onto Devanagari and reading that (রসগোল্লা → रसगोल्ला rasgolla, ಇಡ್ಲಿ → इड्लि idli). The
+ * letters a script has of its own are spelled out here; the rest of the block past its letters and digits is signs
+ * and currency, dropped.
+ */
+const INDIC_FIRST = 0x0980;
+const INDIC_LAST = 0x0d7f;
+const DRAVIDIAN_OR_ODIA = (cp: number): boolean => cp >= 0x0b00; // Odia, Tamil, Telugu, Kannada, Malayalam
+const TAMIL = (cp: number): boolean => cp >= 0x0b80 && cp < 0x0c00;
+const GURMUKHI_ADDAK = 0x0a71; // doubles the consonant after it (ਮੱਕੀ makki)
+const OWN_LETTERS: ReadonlyMap<number, string> = new Map([
+  [0x09ce, 'त्'], [0x09f0, 'र'], [0x09f1, 'व'], // Bengali khanda ta; Assamese ra, wa
+  [0x0a70, 'ं'], [0x0a75, 'य्'], // Gurmukhi tippi (a nasal), yakash
+  [0x0d4e, 'र्'], [0x0d54, 'म्'], [0x0d55, 'य्'], [0x0d56, 'ळ्'], // Malayalam dot reph and chillus
+  [0x0d7a, 'ण्'], [0x0d7b, 'न्'], [0x0d7c, 'र्'], [0x0d7d, 'ल्'], [0x0d7e, 'ळ्'], [0x0d7f, 'क्'],
+  // Length marks (the second half of a two-part vowel already composed) and the Tamil aytham: nothing to spell.
+  [0x09d7, ''], [0x0b56, ''], [0x0b57, ''], [0x0bd7, ''], [0x0c55, ''], [0x0c56, ''], [0x0cd5, ''], [0x0cd6, ''], [0x0d57, ''], [0x0b83, ''],
+]);
+
+function toDevanagari(word: string): string {
+  const chars = [...word.normalize('NFC')];
+  let out = '';
+  for (let i = 0; i < chars.length; i++) {
+    const cp = chars[i]!.codePointAt(0)!;
+    if (cp < INDIC_FIRST || cp > INDIC_LAST) out += chars[i];
+    else if (OWN_LETTERS.has(cp)) out += OWN_LETTERS.get(cp);
+    else if (cp === GURMUKHI_ADDAK) {
+      const next = chars[i + 1]?.codePointAt(0);
+      if (next !== undefined && next >= INDIC_FIRST && next <= INDIC_LAST) out += String.fromCodePoint(0x0900 + (next & 0x7f)) + VIRAMA;
+    } else if ((cp & 0x7f) < 0x70) out += String.fromCodePoint(0x0900 + (cp & 0x7f));
+  }
+  return TAMIL(chars.map((c) => c.codePointAt(0)!).find((cp) => cp >= INDIC_FIRST) ?? 0) ? voicedTamil(out) : out;
+}
+
+/**
+ * Tamil writes one letter for a stop and its voiced sound and says which by position, the way menus then spell it:
+ * voiced after a nasal (சாம்பார் sambar, பொங்கல் pongal) and between vowels (இட்லி idli, சாதம் sadam), where ச is
+ * "s" (பாயசம் payasam); voiceless when doubled (கொழுக்கட்டை kozhukattai) or first, where ச is "s" too and த is
+ * written "th" (தயிர் thayir). Applied to the word already in Devanagari letters.
+ */
+const TAMIL_VOICED: Readonly<Record<string, string>> = { 'क': 'ग', 'च': 'स', 'ट': 'ड', 'त': 'द', 'प': 'ब' };
+const TAMIL_FIRST: Readonly<Record<string, string>> = { 'च': 'स', 'त': 'थ' };
+const NASALS = new Set(['ङ', 'ञ', 'ण', 'न', 'म', 'ऩ']);
+function voicedTamil(word: string): string {
+  const chars = [...word];
+  return chars.map((ch, i) => {
+    if (TAMIL_VOICED[ch] === undefined) return ch;
+    if (i === 0) return TAMIL_FIRST[ch] ?? ch;
+    // The first of a doubled stop, or one closing the word (a join to the next word's stop): voiceless.
+    if (chars[i + 1] === VIRAMA && (chars[i + 2] === ch || chars[i + 2] === undefined)) return ch;
+    const prev = chars[i - 1]!;
+    if (prev === VIRAMA) return NASALS.has(chars[i - 2] ?? '') ? TAMIL_VOICED[ch]! : ch;
+    return CONSONANTS[prev] !== undefined || MATRAS[prev] !== undefined || INDEPENDENT_VOWELS[prev] !== undefined ? TAMIL_VOICED[ch]! : ch;
+  }).join('');
+}
+
+/** Transliterates every word of `text` in an Indic script (Devanagari included); other characters pass through. */
+export function transliterateIndic(text: string, tables: DevanagariTables): string {
+  return text.replace(/[\u0900-\u0D7F]+/g, (word) => {
+    const first = [...word].map((c) => c.codePointAt(0)!).find((cp) => cp >= 0x0900 && cp <= INDIC_LAST)!;
+    if (first < INDIC_FIRST) return transliterateDevanagari(word, tables);
+    return transliterateDevanagari(toDevanagari(word), tables, DRAVIDIAN_OR_ODIA(first) ? 'spoken' : 'dropped');
+  });
 }
 
 /**

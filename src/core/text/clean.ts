@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { readList } from '../knowledge/tsv.js';
 import { readMisspellings } from '../knowledge/spellings.js';
 import type { DishBook } from '../knowledge/dishes.js';
-import { hasDevanagari, transliterateDevanagari, type DevanagariTables } from '../knowledge/transliterate.js';
+import { hasIndicScript, transliterateIndic, type DevanagariTables } from '../knowledge/transliterate.js';
 import { literalAlternatives, type WordLexicons } from '../knowledge/words.js';
 
 export type NoiseKind = 'price' | 'size' | 'promo' | 'emoji' | 'decoration';
@@ -485,9 +485,9 @@ export class TextCleaner {
       });
     }
 
-    if (hasDevanagari(s)) {
-      s = s.replace(/[\u0900-\u097F]+(?:[\s\u0900-\u097F]*[\u0900-\u097F])?/g, (m) => {
-        const latin = transliterateDevanagari(m, this.devanagari).trim();
+    if (hasIndicScript(s)) {
+      s = s.replace(/[\u0900-\u0D7F]+(?:[\s\u0900-\u0D7F]*[\u0900-\u0D7F])?/g, (m) => {
+        const latin = transliterateIndic(m, this.devanagari).trim();
         corrections.push({ from: m, to: latin });
         return ` ${latin} `;
       });
