@@ -274,6 +274,11 @@ const RESOLVE_CASES: [string, string | null, ('exact' | 'fuzzy')?][] = [
   ['Biryani', null],
   ['Chicken', null],
   ['Veg Burger + Fries', null],
+  // One word names a family, never the one dish that adds a word to it.
+  ['Soup', null],
+  ['Soups', null],
+  ['Pizza', null],
+  ['Desserts', null],
 ];
 
 t.test('resolveDish: a dish named twice ("X (Y)") is that dish; two different dishes are not', async (t) => {

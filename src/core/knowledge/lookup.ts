@@ -723,8 +723,9 @@ class Lookup implements DishLookup {
       for (let i = 0; i < variant.length; i++) {
         if (variant.length > 1 && optional.has(variant[i]!) && !tryBag([...variant.slice(0, i), ...variant.slice(i + 1)])) return null;
       }
-      // The key may carry one optional word the name lacks: look its bag up among keys with that word dropped.
-      for (const info of index.withOneOptionalDropped.get(bagOf(variant, this.lw.filler)) ?? []) {
+      // The key may carry one optional word the name lacks: look its bag up among keys with that word dropped. Not for
+      // a one-word name: one word names a family ("soup", "pizza", "dal"), never the one dish that adds a word to it.
+      for (const info of variant.length < 2 ? [] : index.withOneOptionalDropped.get(bagOf(variant, this.lw.filler)) ?? []) {
         if (info.guard !== guard) continue;
         if (info.ids.length > 1) return null;
         if (!forbidden?.has(info.ids[0]!)) loose.add(info.ids[0]!);
