@@ -57,7 +57,9 @@ async function evalEmbeddings(kit: EvalKit, sets: EvalSets, label: string): Prom
     if (sets.noise.length === 0) throw new Error('no labelled cleaning rows');
     let exact = 0;
     let tp = 0, fp = 0, fn = 0;
-    const norm = (t: string): string => t.toLowerCase().replace(/\s+/g, ' ').trim();
+    // Casing and spacing need not match (LABELLING.md), spacing around a "+" join included: "Dal Tadka+Jeera Rice" is
+    // "Dal Tadka + Jeera Rice" as printed, which is how the cleaner spells every join.
+    const norm = (t: string): string => t.toLowerCase().replace(/\s*\+\s*/g, ' + ').replace(/\s+/g, ' ').trim();
     for (const r of sets.noise) {
       const c = services.cleaner.clean(r.original);
       if (norm(c.name) === norm(r.expected)) exact++;
