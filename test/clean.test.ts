@@ -208,6 +208,9 @@ const COUNTS: Case[] = [
   // A bracketed count of a misspelled piece word (misspellings.tsv) is a portion too.
   ['Chicken Dum Joint [2 Piceces]', 'Chicken Dum Joint'],
   ['Chicken Seekh Kabab [5 Pices]', 'Chicken Seekh Kebab'],
+  // After a "+", a count up to 20 (a combo's rotis); a doubled "+" is one join.
+  ['Egg Bhurji Curry+Jeera Rice+14 Tandoori Roti', 'Egg Bhurji Curry + Jeera Rice + Tandoori Roti'],
+  ['Keema Kaleji+Jeera Rice++5 Tandoori Roti', 'Keema Kaleji + Jeera Rice + Tandoori Roti'],
 ];
 
 const NAMED_NUMBERS: Case[] = [
@@ -231,6 +234,7 @@ const NAMED_NUMBERS: Case[] = [
   ['5 Course Meal: Onion Pizza', '5 Course Meal: Onion Pizza'],
   ['Big 8 - Chicken Bucket', 'Big 8 Chicken Bucket'],
   ['14 Idli', '14 Idli'],
+  ['Chicken 65 + 65 Mushroom', 'Chicken 65 + 65 Mushroom'],
   ['The 5 Chicken Feast Pizza', 'The 5 Chicken Feast Pizza'],
   ['Delhi-6 Rajma [Paratha] Bowl', 'Delhi-6 Rajma Paratha Bowl'],
   ['A1 Dhaba Palak Paneer Steamed Rice Bowl', 'A1 Dhaba Palak Paneer Steamed Rice Bowl'],

@@ -217,10 +217,12 @@ const BRACKETED_MARK_RE = /[([]\s*\p{L}\s*[)\]]/gu;
 /**
  * A bare count that starts the text or a part of a combo: "2 Idli + 2 Vada", "Chole With 2 Amritsari Naan",
  * "Burger+Fries(M)+2Coke". Without a space the next word must be capitalised, which keeps "4in1" and "6in1"; counts
- * stop at 12 because bigger bare numbers name things ("14 Idli", "Big 12 Bucket").
+ * stop at 12 because bigger bare numbers name things ("14 Idli", "Big 12 Bucket"), except right after a "+", where a
+ * number up to 20 is how many of the part come with the dish ("Egg Curry + 14 Tandoori Roti"; "+ 65 Mushroom" is a
+ * dish).
  */
 function countRe(words: WordLexicons): RegExp {
-  return new RegExp(`(?<=(?:^|[+&,:;([/]|\\s[-–—]|(?<![\\p{L}\\p{N}])(?:${literalAlternatives(words.boundaries.soft)}))\\s*)(1[0-2]|[1-9])(?:\\s*[x×]\\s+|\\s+|(?=\\p{Lu}))(?=(\\p{L}+))`, 'giu');
+  return new RegExp(`(?<=(?:^|[+&,:;([/]|\\s[-–—]|(?<![\\p{L}\\p{N}])(?:${literalAlternatives(words.boundaries.soft)}))\\s*)(1[0-2]|[1-9]|(?<=\\+\\s*)(?:1[3-9]|20))(?:\\s*[x×]\\s+|\\s+|(?=\\p{Lu}))(?=(\\p{L}+))`, 'giu');
 }
 /** Everything after the match is noise already found (a count, a quantity, a price) or the brackets and separators
  * around it: "Golgappe Full 12 pcs" and "Paneer Tikka Half (6 pcs)" end at the size word. */
@@ -513,7 +515,8 @@ export class TextCleaner {
     // A slash keeps hold of the word it was attached to when a count after it goes ("Roti/2 Naan" → "Roti/Naan").
     if (s.includes('/')) s = s.replace(/(?<=[\p{L}\p{N}])\/ (?=\p{L})/gu, '/');
     // One spelling of a combo: "Burger+Fries" and "Burger + Fries" are the same text to the models.
-    if (s.includes('+')) s = s.replace(/(?<=[\p{L}\p{N}]) ?\+ ?(?=[\p{L}\p{N}])/gu, ' + ');
+    // A doubled "+" ("Jeera Rice++Roti", or one a removed count left behind) is one join.
+    if (s.includes('+')) s = s.replace(/(?<=[\p{L}\p{N}]) ?(?:\+ ?)+(?=[\p{L}\p{N}])/gu, ' + ');
     // Never return an empty name: a text made only of "noise" (e.g. "Regular") is itself the name.
     if (s === '') s = original.normalize('NFKC').replace(EMOJI_RE, ' ').replace(/\s+/g, ' ').trim();
     return s;
