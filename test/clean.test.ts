@@ -72,6 +72,9 @@ const SPELLED_SIZES: Case[] = [
 ];
 
 const PRICES: Case[] = [
+  // Two digits after the full stop that closed the name; a digit glued to the last bracket is the menu's code.
+  ['Anupam Special Rabri Samosa. 62', 'Anupam Special Rabri Samosa'],
+  ['Four In One Pizza [8 Inches]1', 'Four In One Pizza'],
   ['Paneer Butter Masala ₹249', 'Paneer Butter Masala'],
   ['Paneer Butter Masala ₹ 249.00', 'Paneer Butter Masala'],
   ['Veg Thali Rs. 180', 'Veg Thali'],

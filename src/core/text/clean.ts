@@ -395,6 +395,14 @@ export class TextCleaner {
       removed.push({ kind: 'emoji', text: m });
       return ' ';
     });
+    // A digit glued to the closing bracket that ends the text ("Pizza [8 Inches]1") is the menu's own code, as a
+    // lone bracketed letter is.
+    if (/[)\]}]\d{1,2}\s*$/u.test(s)) {
+      s = s.replace(/(?<=[)\]}])\d{1,2}\s*$/u, (m) => {
+        removed.push({ kind: 'decoration', text: m.trim() });
+        return '';
+      });
+    }
 
     const spans: Span[] = [];
     const collect = (re: RegExp, kind: NoiseKind, accept?: (m: RegExpExecArray) => boolean): void => {
@@ -451,8 +459,8 @@ export class TextCleaner {
     s = this.removeSpans(s, spans, removed);
 
     // A trailing bare number of 3+ digits is a price ("Chicken Biryani 299", "… 299."), unless the name owns it
-    // (Chicken 555).
-    s = s.replace(/(\s)(\d{3,5}(?:\.\d{1,2})?)\.?\s*$/u, (m, sp: string, num: string) => {
+    // (Chicken 555); so is one of two digits after a full stop, which closed the name ("Rabri Samosa. 62").
+    s = s.replace(/(\s)(\d{3,5}(?:\.\d{1,2})?|(?<=\.\s+)\d{2})\.?\s*$/u, (m, sp: string, num: string) => {
       if (this.words.namedNumbers.has(num) || !/\p{L}/u.test(s.slice(0, s.length - m.length))) return m;
       removed.push({ kind: 'price', text: num });
       return sp;
