@@ -336,4 +336,10 @@ t.test('one name by its words is judged whatever its cosine; a negated word keep
   // A phrase both names hold a name of (cottage cheese / paneer) is read as one word; one the other lacks still counts.
   t.equal(definingWordDifference('Cottage Cheese Tikka Masala', 'Paneer Tikka Masala', true), null);
   t.not(definingWordDifference('Chicken Momo', 'Chicken'), null, 'momo still makes another item');
+  // A size said as an adjective, or the plain version, is the same item (lexicon/variant_words.tsv same_item).
+  for (const pair of [['Big Kouju Pitta Fry', 'Kouju Pitta Fry'], ['Jumbo Chicken Biryani', 'Chicken Biryani'], ['Plain Curd Rice', 'Curd Rice']]) {
+    t.equal(definingWordDifference(pair[0]!, pair[1]!), null, `${pair.join(' / ')}: one item`);
+    t.same(await clustered(pair, one(2)), [[0, 1]], `${pair.join(' / ')}: clustered`);
+  }
+  t.not(definingWordDifference('Plain Dosa', 'Masala Dosa'), null, 'the flavour word on the other side still differs');
 });

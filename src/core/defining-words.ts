@@ -37,7 +37,8 @@ export interface DefiningWordLexicon {
  *   - every other word of the dish names and aliases: on one menu, a food word one item has and the other lacks
  *     (Ghee Onion Rava Dosa / Onion Rava Dosa, Babycorn Mushroom Curry / Mushroom Curry) names another item;
  * minus the words the knowledge base shows to be optional (a dish listed with and without them, "Kerala Parotta" /
- * "Parotta") and filler words. Words the knowledge base does not know (brand prefixes, "McSaver", "Chicago") are
+ * "Parotta"), the words that name no other item (lexicon/variant_words.tsv same_item: big, jumbo, plain) and filler
+ * words. Words the knowledge base does not know (brand prefixes, "McSaver", "Chicago") are
  * left to the encoder: the cosine threshold decides them.
  */
 export function loadDefiningWords(dir: string, k: Knowledge, lookup: DishLookup = k.lookup): DefiningWordLexicon {
@@ -62,6 +63,7 @@ export function loadDefiningWords(dir: string, k: Knowledge, lookup: DishLookup 
   for (const w of lookup.dishesByToken.keys()) addAll(dishWords(k, w));
   const known = new Set<string>(defining);
   for (const w of lookup.optionalWords) defining.delete(k.singular(w));
+  for (const w of k.words.sameItemWords) defining.delete(w);
   const cuisineNames = new Set([...CUISINE_LABELS.map((c) => c.toLowerCase()), ...k.words.cuisineQueries.map(([name]) => name)].filter((n) => !n.includes(' ')));
   return { defining, known, spellingVariants: lookup.spellingVariants, cuisineNames };
 }

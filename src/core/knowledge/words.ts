@@ -42,7 +42,7 @@ export const WORD_LIST_FILES: readonly WordListFile[] = [
   { file: 'piece_words.txt' },
   { file: 'preparation_phrases.txt', phrases: true },
   { file: 'accompaniments.txt' },
-  { file: 'variant_words.tsv', header: ['word', 'kind'], kinds: ['negator', 'bowl_grain'] },
+  { file: 'variant_words.tsv', header: ['word', 'kind'], kinds: ['negator', 'bowl_grain', 'same_item'] },
   { file: 'no_bread_words.txt' },
   { file: 'inch_sized_words.txt' },
   { file: 'tag_roles.tsv', header: ['tag', 'role'], kinds: ['kind', 'section'] },
@@ -117,6 +117,7 @@ export interface WordLexicons {
   /** variant_words.tsv */
   readonly variantNegators: ReadonlySet<string>;
   readonly bowlGrains: ReadonlySet<string>;
+  readonly sameItemWords: ReadonlySet<string>;
   /** no_bread_words.txt, in file order. */
   readonly noBreadWords: readonly string[];
   /** inch_sized_words.txt, in file order. */
@@ -264,6 +265,7 @@ export function loadWordLexicons(dir: string): WordLexicons {
     accompaniments: set('accompaniments.txt'),
     variantNegators: set('variant_words.tsv', 'negator'),
     bowlGrains: set('variant_words.tsv', 'bowl_grain'),
+    sameItemWords: set('variant_words.tsv', 'same_item'),
     noBreadWords: entries('no_bread_words.txt'),
     inchSizedWords: entries('inch_sized_words.txt'),
     kindTags: new Set(tags('kind')),
