@@ -303,6 +303,8 @@ t.test('dish-defining word guard', async (t) => {
   t.equal(definingWordDifference('Cappuccino Coffee', 'Cappuccino', true), null, 'a word that says what the dish is adds nothing');
   t.equal(definingWordDifference('Veg Chinese Fried Rice', 'Veg Fried Rice', true), null, 'a cuisine name adds nothing');
   t.equal(definingWordDifference('Chicken Quesadilla', 'Quesadilla de Pollo', true), null, 'a joining word of another language adds nothing');
+  t.equal(definingWordDifference('Hara Bhara Kabab', 'Hara Bara Veg Kebab', true), null, 'a veg marker on a name that reads veg adds nothing');
+  t.not(definingWordDifference('Manchurian', 'Veg Manchurian', true), null, 'on a name that does not, it names the veg one');
   t.not(definingWordDifference('Veg Chinese Fried Rice', 'Veg Fried Rice', false), null, 'without the synonym, a known word one side adds still differs');
 });
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { readTsv } from './knowledge/tsv.js';
 import { CUISINE_LABELS, HARD_NEGATIVES_HEADER } from './knowledge/dishes.js';
-import { categoryOf } from './knowledge/cues.js';
+import { categoryOf, dietMarkers, dietOf } from './knowledge/cues.js';
 import type { DishLookup } from './knowledge/lookup.js';
 import type { Knowledge } from './knowledge/index.js';
 import { editDistance } from './text/clean.js';
@@ -151,7 +151,11 @@ export function wordDifference(k: Knowledge, wa: readonly string[], wb: readonly
       const cue = categoryOf(k.cues, w);
       return cue.evidence.length > 0 && cue.value === course;
     };
-    return added.find((w) => lex.defining.has(w) && !lex.cuisineNames.has(w) && !namesCourse(w)) ?? null;
+    // A veg marker added to a name that reads veg by its own words ("Hara Bara Veg Kebab" / "Hara Bhara Kabab") says
+    // nothing new; added to one that does not ("Veg Manchurian" / "Manchurian"), it names the veg one of two.
+    const baseIsVeg = dietOf(k.cues, base.join(' ')).value === 'veg';
+    const redundantMarker = (w: string): boolean => baseIsVeg && dietMarkers(k.cues, w).vegOrNonVeg && dietOf(k.cues, w).value === 'veg';
+    return added.find((w) => lex.defining.has(w) && !lex.cuisineNames.has(w) && !namesCourse(w) && !redundantMarker(w)) ?? null;
   }
   if (restA.length > 0 && restB.length > 0) return restA[0]!;
   return restA.find(isDefining) ?? restB.find(isDefining) ?? null;
