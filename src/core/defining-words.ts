@@ -151,8 +151,8 @@ export function wordDifference(k: Knowledge, wa: readonly string[], wb: readonly
       const cue = categoryOf(k.cues, w);
       return cue.evidence.length > 0 && cue.value === course;
     };
-    // A veg marker added to a name that reads veg by its own words ("Hara Bara Veg Kebab" / "Hara Bhara Kabab") says
-    // nothing new; added to one that does not ("Veg Manchurian" / "Manchurian"), it names the veg one of two.
+    // A veg marker added to a name that reads veg by its own words (a kebab of greens) says nothing new; added to one
+    // that does not (a manchurian, made with chicken too), it names the veg one of two.
     const baseIsVeg = dietOf(k.cues, base.join(' ')).value === 'veg';
     const redundantMarker = (w: string): boolean => baseIsVeg && dietMarkers(k.cues, w).vegOrNonVeg && dietOf(k.cues, w).value === 'veg';
     return added.find((w) => lex.defining.has(w) && !lex.cuisineNames.has(w) && !namesCourse(w) && !redundantMarker(w)) ?? null;

@@ -218,7 +218,7 @@ const BRACKETED_MARK_RE = /[([]\s*\p{L}\s*[)\]]/gu;
  * A bare count that starts the text or a part of a combo: "2 Idli + 2 Vada", "Chole With 2 Amritsari Naan",
  * "Burger+Fries(M)+2Coke". Without a space the next word must be capitalised, which keeps "4in1" and "6in1"; counts
  * stop at 12 because bigger bare numbers name things ("14 Idli", "Big 12 Bucket"), except right after a "+", where a
- * number up to 20 is how many of the part come with the dish ("Egg Curry + 14 Tandoori Roti"; "+ 65 Mushroom" is a
+ * number up to 20 is how many of the part come with the dish (fourteen rotis in a combo; 65 after a "+" still names a
  * dish).
  */
 function countRe(words: WordLexicons): RegExp {
@@ -395,8 +395,8 @@ export class TextCleaner {
       removed.push({ kind: 'emoji', text: m });
       return ' ';
     });
-    // A digit glued to the closing bracket that ends the text ("Pizza [8 Inches]1") is the menu's own code, as a
-    // lone bracketed letter is.
+    // A digit glued to the closing bracket that ends the text ("… [8 Inches]1") is the menu's own code, as a lone
+    // bracketed letter is.
     if (/[)\]}]\d{1,2}\s*$/u.test(s)) {
       s = s.replace(/(?<=[)\]}])\d{1,2}\s*$/u, (m) => {
         removed.push({ kind: 'decoration', text: m.trim() });
@@ -459,7 +459,7 @@ export class TextCleaner {
     s = this.removeSpans(s, spans, removed);
 
     // A trailing bare number of 3+ digits is a price ("Chicken Biryani 299", "… 299."), unless the name owns it
-    // (Chicken 555); so is one of two digits after a full stop, which closed the name ("Rabri Samosa. 62").
+    // (Chicken 555); so is one of two digits after a full stop, which closed the name ("Samosa. 62").
     s = s.replace(/(\s)(\d{3,5}(?:\.\d{1,2})?|(?<=\.\s+)\d{2})\.?\s*$/u, (m, sp: string, num: string) => {
       if (this.words.namedNumbers.has(num) || !/\p{L}/u.test(s.slice(0, s.length - m.length))) return m;
       removed.push({ kind: 'price', text: num });
@@ -523,7 +523,7 @@ export class TextCleaner {
     // A slash keeps hold of the word it was attached to when a count after it goes ("Roti/2 Naan" → "Roti/Naan").
     if (s.includes('/')) s = s.replace(/(?<=[\p{L}\p{N}])\/ (?=\p{L})/gu, '/');
     // One spelling of a combo: "Burger+Fries" and "Burger + Fries" are the same text to the models.
-    // A doubled "+" ("Jeera Rice++Roti", or one a removed count left behind) is one join.
+    // A doubled "+" ("Rice++Roti", or one a removed count left behind) is one join.
     if (s.includes('+')) s = s.replace(/(?<=[\p{L}\p{N}]) ?(?:\+ ?)+(?=[\p{L}\p{N}])/gu, ' + ');
     // Never return an empty name: a text made only of "noise" (e.g. "Regular") is itself the name.
     if (s === '') s = original.normalize('NFKC').replace(EMOJI_RE, ' ').replace(/\s+/g, ' ').trim();
