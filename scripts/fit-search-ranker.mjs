@@ -20,7 +20,7 @@
 // fit that never saw it, are recorded in the file as the estimate of how the fit carries to new menus.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -401,6 +401,6 @@ if (DRY) log('dry run: nothing written');
 else {
   mkdirSync(dirname(OUT), { recursive: true });
   writeFileSync(OUT, `${JSON.stringify(file, null, 2)}\n`);
-  log(`wrote ${OUT.slice(ROOT.length + 1)}`);
+  log(`wrote ${relative(ROOT, OUT)}`);
 }
 await services.close();

@@ -365,6 +365,27 @@ t.test('understandQuery: a meat the query says it is without is its diet, not wo
   const khana = understand('bina non veg khana');
   t.same([khana.words, khana.stated.diet, khana.course], [[], 'veg', 'main']);
   t.same(understand('non veg burger').stated.diet, 'non_veg', '"non veg" itself is no negation');
+  // The diet and protein are read from the English reading, as the words are.
+  const cake = understand('bina ande ka cake');
+  t.same([cake.words, cake.stated.diet, cake.stated.protein], [['eggless', 'cake'], 'veg', null], 'without eggs is no egg cake');
+});
+
+t.test('a diet the query\'s own words state keeps the other diet out of the results, however close', async (t) => {
+  t.ok(understand('spicy non veg curry').dietStated, '"non veg" states the diet');
+  t.ok(understand('no chicken burger').dietStated, 'so does a meat it is without');
+  t.notOk(understand('chicken biryani').dietStated, 'a meat named is a dish asked for, not a diet stated');
+  t.notOk(understand('veg dish that tastes like mutton').dietStated, 'a diet word the reading contradicts states nothing');
+  const menu = ['Chilli Garlic Potato', 'Chicken Chettinad', 'Laal Maas'];
+  // The veg item has the highest cosine; it still never comes back, as a result or a fallback.
+  const got = rankSearch(understand('spicy non veg curry'), menu.map(item), [0.95, 0.5, 0.4], 10).results.map((r) => menu[r.index]);
+  t.notOk(got.includes('Chilli Garlic Potato'), got.join(', '));
+  const veg = rankSearch(understand('veg starter'), ['Chicken 65', 'Paneer Tikka'].map(item), [0.99, 0.3], 10).results.map((r) => r.index);
+  t.notOk(veg.includes(0), 'a veg query never gets the chicken');
+  // A recipe's usual egg is not the item's words: an eggless query at an eggless bakery still finds its mousse.
+  t.same([item('Chocolate Mousse Cup').profile.diet, item('Chocolate Mousse Cup').profile.eggByRecipeOnly], ['egg', true]);
+  const bakery = ['Chocolate Mousse Cup', 'Chicken Puff'];
+  const sweet = rankSearch(understand('eggless sweet'), bakery.map(item), [0.9, 0.3], 10).results.map((r) => bakery[r.index]);
+  t.ok(sweet.includes('Chocolate Mousse Cup') && !sweet.includes('Chicken Puff'), sweet.join(', '));
 });
 
 t.test('understandQuery: a Jain ask finds the items marked either way; "sukhi" is how a sabzi is cooked', async (t) => {

@@ -134,6 +134,21 @@ const headWordOnly = (e: PairEvidence): boolean => {
   const head = e.q.terms.at(-1)!;
   return hasWord(e.k, e.item.words, head) && !isProteinWord(e.k, head);
 };
+/**
+ * The query's whole ask is one category, a cuisine, a course or one tag, with no dish words, ruled-out tags or serving
+ * ("chinese food", "soup", "starters"), and the item is in it. Menus' graded category queries count every member
+ * relevant, however far its name is from the query's words (a fried rice for "chinese food").
+ */
+function inAskedCategory(e: PairEvidence): boolean {
+  const q = e.q;
+  if (q.words.length > 0 || q.avoid.length > 0 || q.serving !== null) return false;
+  const asks = (q.cuisine ? 1 : 0) + (q.course ? 1 : 0) + q.tags.length;
+  if (asks !== 1) return false;
+  if (q.cuisine) return e.item.cuisine === q.cuisine;
+  if (q.course) return e.courseFit === 'match';
+  return e.tagHits > 0;
+}
+
 /** The features, in the order of the fitted weights (the weights file names them, and loading checks the order). */
 export const RELEVANCE_FEATURES: readonly RelevanceFeature[] = [
   { name: 'cosine', about: 'cosine of the (concept-blended) query and the item, for a query with words or a need', value: (e) => (e.servingOnly ? 0 : e.cosine) },
@@ -174,6 +189,7 @@ export const RELEVANCE_FEATURES: readonly RelevanceFeature[] = [
   { name: 'cuisine_match', about: 'the item is of the cuisine the query asks for', value: (e) => is(!!e.q.cuisine && e.item.cuisine === e.q.cuisine) },
   { name: 'cuisine_match_abstract', about: 'cuisine_match times abstractness', value: (e) => is(!!e.q.cuisine && e.item.cuisine === e.q.cuisine) * e.q.abstractness },
   { name: 'cuisine_other_abstract', about: 'the item is of another cuisine than the one asked, times abstractness', value: (e) => is(!!e.q.cuisine && e.item.cuisine !== e.q.cuisine) * e.q.abstractness },
+  { name: 'in_asked_category', about: 'the query asks for one category and nothing else (a cuisine, a course or one tag: "chinese food", "soup") and the item is in it', value: (e) => is(inAskedCategory(e)) },
   { name: 'diet_conflict', about: 'the item contradicts the diet the query states', value: (e) => is(e.dietConflict) },
   { name: 'diet_conflict_abstract', about: 'diet_conflict times abstractness', value: (e) => is(e.dietConflict) * e.q.abstractness },
   { name: 'protein_conflict', about: 'the item is of another protein than the one the query states', value: (e) => is(e.proteinConflict) },

@@ -1,6 +1,6 @@
 import { CUISINE_LABELS, TAGS, courseGroup, cuisineAffinity, type Course, type Cuisine, type Dish, type Tag } from './knowledge/dishes.js';
 import type { Knowledge } from './knowledge/index.js';
-import { flavourTagsOf } from './knowledge/cues.js';
+import { dietOf, flavourTagsOf, proteinOf } from './knowledge/cues.js';
 import { conflicts, vegOrNot, type ItemProfile } from './items.js';
 import { l2normalize, type Dimension, type MenuEncoder } from './inference/encoder.js';
 import { clamp01 } from './match.js';
@@ -96,6 +96,9 @@ export interface QueryUnderstanding {
   readonly anyOf: boolean;
   /** How many people the query asks to feed ("for 4 people", "party pack", "for one"), from its original text. */
   readonly serving: Serving | null;
+  /** The query's own diet words state its diet ("veg", "non veg", "eggless", a meat it says it is without): an item its
+   * words say is of the other diet is never a result, however close its name. */
+  readonly dietStated: boolean;
   /** The word sets of the names of the dish the query names exactly, for names of two words or more ("minced
    * mutton" is Mutton Keema: {mutton, keema}); an item whose name holds one of them is that dish or a form of it. */
   readonly dishNames: readonly ReadonlySet<string>[];
@@ -294,12 +297,20 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
   // ("meal for two" 0.40 -> 0.67, "spicy veg meal for one" 0.82 -> 0.98), nothing else moved.
   const forMeal = serving !== null && words.some((w) => w === 'meal' || w === 'meals');
   if (!course && forMeal && tags.size + avoid.size > 0) course = 'main';
-  const cues = query.cues;
+  // The diet and protein the query states are read from its English reading, as its words are: "bina ande ka cake"
+  // reads "eggless cake", not a cake of eggs.
+  const cues = query.english === query.text ? query.cues : { ...query.cues, diet: dietOf(k.cues, query.english), protein: proteinOf(k.cues, query.english) };
   // A veg diet read from an ingredient that is veg by nature ("chocolate", "aloo", confidence below 0.9) is not the
   // query asking for veg: "chocolate lover" wants the egg mousse too. "veg", "eggless" and the meats are asked for.
   // Likewise a meat only implied by a word that usually carries one ("whopper", "seekh", "keema" at 0.75-0.8): "whopper"
   // asks for the veg Whopper too, and "keema" for the chicken keema.
-  const statedDiet = cues.diet.confidence < STATED_CONFIDENCE ? 'unknown' : cues.diet.value;
+  // A meat or egg the query says it is without ("no chicken burger") states veg, whichever the diet lexicon lists as a
+  // phrase.
+  const statedDiet = negatedMeat ? 'veg' : cues.diet.confidence < STATED_CONFIDENCE ? 'unknown' : cues.diet.value;
+  // Stated by a diet word only when that word agrees with the reading: "veg dish that tastes like mutton" names a meat
+  // too, and is no query for non-veg food.
+  const markedDiet = profile.markers.vegOrNonVeg ? (profile.markers.markerWords.includes('non') ? 'non_veg' : 'veg') : profile.markers.eggFree ? 'veg' : null;
+  const dietStated = negatedMeat || (markedDiet !== null && vegOrNot(statedDiet) === markedDiet);
   const statedProtein = !negatedMeat && cues.protein.confidence >= STATED_CONFIDENCE ? cues.protein.value : null;
   const stated = { ...profile, diet: statedDiet, protein: statedProtein ?? (profile.dishHow === 'exact' ? profile.protein : null), eggByRecipeOnly: false };
   const dishNames = profile.dishHow === 'exact' && content > 0 ? namesWords(k, profile.dish!).filter((names) => names.size >= 2) : [];
@@ -307,7 +318,7 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
   const joiner = words.findIndex((w) => w === 'and' || w === 'or' || w === 'aur');
   // A dish named with "and" ("mac and cheese", "salt and pepper prawns") is one thing.
   const anyOf = profile.dishHow !== 'exact' && spelled.length === 2 && joiner > 0 && words[joiner - 1] === spelled[0] && words[joiner + 1] === spelled[1];
-  return { query, text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spelled, terms: equivalenceTerms(k.equivalents, spelled), anyOf, serving, dishNames, pairWith: null, meal: forMeal && !course, kindWords: kindOfDiet || words.filter((w) => !queryFiller.has(w)).length === 1 ? [...kindWords] : [] };
+  return { query, text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spelled, terms: equivalenceTerms(k.equivalents, spelled), anyOf, serving, dietStated, dishNames, pairWith: null, meal: forMeal && !course, kindWords: kindOfDiet || words.filter((w) => !queryFiller.has(w)).length === 1 ? [...kindWords] : [] };
 }
 
 /** The query's profile, or its singular's when only that names a dish exactly ("steamed rice cakes" is Idli, as
@@ -335,7 +346,7 @@ function pairingQuery(query: MenuText, targetText: string): QueryUnderstanding {
   const candidates = dish ? [dish] : (lookup.dishesByToken.get(head) ?? []).map((id) => book.dishes[id]!);
   const neutral: ItemProfile = { ...of, dish: null, dishHow: null, dishScore: 0, diet: 'unknown', protein: null, eggByRecipeOnly: false };
   return {
-    query, text: query.text, tags: [], avoid: [], course: null, cuisine: null, abstractness: 1, profile: neutral, stated: neutral, words: [], terms: [], anyOf: false,
+    query, text: query.text, tags: [], avoid: [], course: null, cuisine: null, abstractness: 1, profile: neutral, stated: neutral, words: [], terms: [], anyOf: false, dietStated: false,
     serving: null, dishNames: [], meal: false, kindWords: [],
     // "biryani" alone names no one dish, but nearly every dish named so is a rice dish: nothing offers bread with it.
     pairWith: { course: dish?.course ?? of.course, cuisine: dish?.cuisine ?? of.cuisine, rice: candidates.length > 0 && candidates.filter((d) => d.tags.includes('rice')).length >= 0.8 * candidates.length },
@@ -555,8 +566,9 @@ export function rankSearch(k: Knowledge, ranker: SearchRanker, q: QueryUnderstan
 
 /** The results the gates let through (relevance ≥ floor, within band of the best), best first; else the fallback. */
 export function gateSearch(k: Knowledge, q: QueryUnderstanding, items: readonly SearchItem[], scored: readonly SearchCandidate[], gates: { readonly floor: number; readonly band: number }, topK: number): SearchOutcome {
-  const best = scored.reduce((m, c) => Math.max(m, c.relevance), 0);
-  const passed = scored
+  const allowed = q.dietStated ? scored.filter((c) => !contradictsStatedDiet(k, q, items[c.index]!)) : scored;
+  const best = allowed.reduce((m, c) => Math.max(m, c.relevance), 0);
+  const passed = allowed
     .filter((c) => c.relevance >= gates.floor && c.relevance >= best - gates.band)
     .sort((a, b) => b.relevance - a.relevance || b.cosine - a.cosine || a.index - b.index)
     .slice(0, topK);
@@ -564,6 +576,12 @@ export function gateSearch(k: Knowledge, q: QueryUnderstanding, items: readonly 
     return { results: passed.map((c) => ({ index: c.index, score: round(c.cosine), reranker_score: round(c.relevance), is_fallback: false })) };
   }
   return { results: fallback(k, q, items, scored, topK) };
+}
+
+/** The item is of the other diet than the one the query's words state, by the item's words or dish, not by a recipe's
+ * usual egg (a mousse at an eggless bakery). */
+function contradictsStatedDiet(k: Knowledge, q: QueryUnderstanding, item: SearchItem): boolean {
+  return !item.eggByRecipeOnly && conflicts(k, q.stated, item).dietary_conflict;
 }
 
 /** A pizza's size in inches ("12''", '9"', "[7 Inches]"). */
