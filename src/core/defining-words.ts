@@ -153,8 +153,10 @@ export function wordDifference(k: Knowledge, wa: readonly string[], wb: readonly
     };
     // A veg marker added to a name that reads veg by its own words (a kebab of greens) says nothing new; added to one
     // that does not (a manchurian, made with chicken too), it names the veg one of two.
-    const baseIsVeg = dietOf(k.cues, base.join(' ')).value === 'veg';
-    const redundantMarker = (w: string): boolean => baseIsVeg && dietMarkers(k.cues, w).vegOrNonVeg && dietOf(k.cues, w).value === 'veg';
+    // Read only for an added veg marker: most pairs the judge sees have none, and this runs per candidate pair.
+    let baseIsVeg: boolean | undefined;
+    const redundantMarker = (w: string): boolean =>
+      dietMarkers(k.cues, w).vegOrNonVeg && dietOf(k.cues, w).value === 'veg' && (baseIsVeg ??= dietOf(k.cues, base.join(' ')).value === 'veg');
     return added.find((w) => lex.defining.has(w) && !lex.cuisineNames.has(w) && !namesCourse(w) && !redundantMarker(w)) ?? null;
   }
   if (restA.length > 0 && restB.length > 0) return restA[0]!;

@@ -251,7 +251,7 @@ function toDevanagari(word: string): string {
       if (next !== undefined && next >= INDIC_FIRST && next <= INDIC_LAST) out += String.fromCodePoint(0x0900 + (next & 0x7f)) + VIRAMA;
     } else if ((cp & 0x7f) < 0x70) out += String.fromCodePoint(0x0900 + (cp & 0x7f));
   }
-  return TAMIL(chars.map((c) => c.codePointAt(0)!).find((cp) => cp >= INDIC_FIRST) ?? 0) ? voicedTamil(out) : out;
+  return out;
 }
 
 /**
@@ -279,9 +279,11 @@ function voicedTamil(word: string): string {
 /** Transliterates every word of `text` in an Indic script (Devanagari included); other characters pass through. */
 export function transliterateIndic(text: string, tables: DevanagariTables): string {
   return text.replace(/[\u0900-\u0D7F]+/g, (word) => {
-    const first = [...word].map((c) => c.codePointAt(0)!).find((cp) => cp >= 0x0900 && cp <= INDIC_LAST)!;
+    // The script of a word is the block of its first letter.
+    const first = word.codePointAt(0)!;
     if (first < INDIC_FIRST) return transliterateDevanagari(word, tables);
-    return transliterateDevanagari(toDevanagari(word), tables, DRAVIDIAN_OR_ODIA(first) ? 'spoken' : 'dropped');
+    const devanagari = toDevanagari(word);
+    return transliterateDevanagari(TAMIL(first) ? voicedTamil(devanagari) : devanagari, tables, DRAVIDIAN_OR_ODIA(first) ? 'spoken' : 'dropped');
   });
 }
 

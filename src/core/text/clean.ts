@@ -397,12 +397,10 @@ export class TextCleaner {
     });
     // A digit glued to the closing bracket that ends the text ("… [8 Inches]1") is the menu's own code, as a lone
     // bracketed letter is.
-    if (/[)\]}]\d{1,2}\s*$/u.test(s)) {
-      s = s.replace(/(?<=[)\]}])\d{1,2}\s*$/u, (m) => {
-        removed.push({ kind: 'decoration', text: m.trim() });
-        return '';
-      });
-    }
+    s = s.replace(/(?<=[)\]}])\d{1,2}\s*$/u, (m) => {
+      removed.push({ kind: 'decoration', text: m.trim() });
+      return '';
+    });
 
     const spans: Span[] = [];
     const collect = (re: RegExp, kind: NoiseKind, accept?: (m: RegExpExecArray) => boolean): void => {
