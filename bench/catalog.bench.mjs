@@ -282,7 +282,7 @@ async function agree(items, name) {
   const vecs = await embedder.embed(cleanedTexts);
   const byText = new Map(cleanedTexts.map((x, i) => [x, vecs[i]]));
   const same = { ...loaded.deps, embedder: { id: `${embedder.id}-agreement`, dim, embed: async (xs) => xs.map((x) => byText.get(x)) } };
-  const viaDedup = clustersOf(items, await dedupPrepared(knowledge, read, vecs, { cosineThreshold: THRESHOLD, scorer: loaded.deps.scorer }));
+  const viaDedup = clustersOf(items, await dedupPrepared(knowledge, read, vecs, { cosineThreshold: THRESHOLD, precision: loaded.deps.precision }));
   const file = join(work, `agree-${name}.csv`);
   writeFileSync(file, csvLine(['name']) + items.map((x) => csvLine([x])).join(''));
   const out = join(work, `agree-${name}-out`);

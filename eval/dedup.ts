@@ -55,7 +55,7 @@ export async function scoreDedupMenus(services: Services, menus: readonly Labell
     const { texts, vectors } = await services.embedTexts(menu.items, 384);
     const outcome = await dedupPrepared(services.knowledge, texts, vectors, {
       cosineThreshold,
-      scorer: services.matchScorer(),
+      precision: services.pairPrecision(),
     });
     countPairs(menu, outcome, counts);
   }
@@ -115,7 +115,7 @@ export async function evalDedup(kit: EvalKit, sets: EvalSets, label: string): Pr
     if (!sharedAvailable()) throw new Error('../shared/data missing');
     const names = sample([...new Set(realMenuItems().map((x) => x.name))], 2000, 23);
     const { texts, vectors } = await services.embedTexts(names, 384);
-    const options = { cosineThreshold: 0.85, scorer: services.matchScorer() };
+    const options = { cosineThreshold: 0.85, precision: services.pairPrecision() };
     await dedupPrepared(services.knowledge, texts, vectors, options); // warm: each text's reading is made once per process
     const times: number[] = [];
     let outcome: DedupOutcome | null = null;

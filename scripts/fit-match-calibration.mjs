@@ -1,37 +1,72 @@
 #!/usr/bin/env node
-// Fits the logistic cosine → same-dish probability used by src/core/match.ts (COSINE_CALIBRATION) on the knowledge
-// base only: dish names vs their Latin aliases (same dish) and knowledge/hard_negatives.tsv (different dishes).
-// Never on eval fixtures. Run after `npx tspc -p tsconfig.json`; prints the slope and midpoint to paste.
+// Fits the logistic cosine → same-dish probability that the precision stage (src/core/match.ts) falls back on where no
+// cross-encoder answers (MENU_RERANKERS=off, and /suggest's same-dish exclusion), for the served encoder, and writes it
+// to models/calibration/same-dish-cosine.json. The data is the knowledge base alone: dish names against a quarter of
+// their Latin aliases (same dish) and knowledge/hard_negatives.tsv (different dishes), never eval fixtures.
+// Refit when the served encoder changes. Run after `npx tspc -p tsconfig.json`.
+//   node scripts/fit-match-calibration.mjs [--out PATH]
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { loadConfig } from '../dist/src/config.js';
 import { Services } from '../dist/src/core/services.js';
 import { loadDishBook } from '../dist/src/core/knowledge/dishes.js';
 import { readTsv } from '../dist/src/core/knowledge/tsv.js';
 import { KNOWLEDGE_DIR } from '../dist/src/core/paths.js';
-import { join } from 'node:path';
+import { COSINE_CALIBRATION_FORMAT, COSINE_CALIBRATION_PATH } from '../dist/src/core/match.js';
+
+const outAt = process.argv.indexOf('--out');
+const OUT = outAt >= 0 ? process.argv[outAt + 1] : COSINE_CALIBRATION_PATH;
+const PER_SIDE = 2000;
 
 const services = new Services(loadConfig({ ...process.env, PORT: '0' }));
 await services.ready;
+// A fixed linear-congruential draw, so the same knowledge base gives the same sample.
 let seed = 7;
-const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-const pos = [];
-for (const d of loadDishBook().dishes) for (const a of d.aliases) if (/^[\x20-\x7e]+$/.test(a) && rnd() < 0.25) pos.push([d.name, a]);
-const neg = readTsv(join(KNOWLEDGE_DIR, 'hard_negatives.tsv'), ['text_a', 'text_b', 'kind', 'note']).map((r) => [r.cells[0], r.cells[1]]);
-const pairs = [...pos.slice(0, 2000), ...neg.slice(0, 2000)];
-const labels = [...pos.slice(0, 2000).map(() => 1), ...neg.slice(0, 2000).map(() => 0)];
+const draw = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const positives = [];
+for (const d of loadDishBook().dishes) for (const a of d.aliases) if (/^[\x20-\x7e]+$/.test(a) && draw() < 0.25) positives.push([d.name, a]);
+const negatives = readTsv(join(KNOWLEDGE_DIR, 'hard_negatives.tsv'), ['text_a', 'text_b', 'kind', 'note']).map((r) => [r.cells[0], r.cells[1]]);
+const pairs = [...positives.slice(0, PER_SIDE), ...negatives.slice(0, PER_SIDE)];
+const labels = pairs.map((_, i) => (i < Math.min(positives.length, PER_SIDE) ? 1 : 0));
 const a = await services.embedTexts(pairs.map((p) => p[0]), 384);
 const b = await services.embedTexts(pairs.map((p) => p[1]), 384);
 const cos = pairs.map((_, i) => a.vectors[i].reduce((s, v, k) => s + v * b.vectors[i][k], 0));
-let w = 10, c = 0.8;
-for (let it = 0; it < 3000; it++) {
-  let gw = 0, gc = 0;
+
+// Logistic regression on one input, p = σ(slope · (cosine − midpoint)), by Newton's method on (slope, intercept).
+let w = 1, c0 = 0; // z = w·cos + c0
+for (let it = 0; it < 50; it++) {
+  let gw = 0, gc = 0, hww = 0, hwc = 0, hcc = 0;
   for (let i = 0; i < cos.length; i++) {
-    const p = 1 / (1 + Math.exp(-w * (cos[i] - c)));
-    gw += (p - labels[i]) * (cos[i] - c);
-    gc += (p - labels[i]) * -w;
+    const p = 1 / (1 + Math.exp(-(w * cos[i] + c0)));
+    const r = p - labels[i], v = p * (1 - p);
+    gw += r * cos[i]; gc += r;
+    hww += v * cos[i] * cos[i]; hwc += v * cos[i]; hcc += v;
   }
-  w -= (0.5 * gw) / cos.length * 10;
-  c -= (0.05 * gc) / cos.length;
+  const det = hww * hcc - hwc * hwc;
+  const dw = (hcc * gw - hwc * gc) / det, dc = (hww * gc - hwc * gw) / det;
+  w -= dw; c0 -= dc;
+  if (Math.abs(dw) + Math.abs(dc) < 1e-10) break;
 }
-console.log(`positives ${Math.min(pos.length, 2000)}, negatives ${Math.min(neg.length, 2000)}: slope ${w.toFixed(2)}, midpoint ${c.toFixed(3)}`);
+const slope = w, midpoint = -c0 / w;
+let logLoss = 0, right = 0;
+for (let i = 0; i < cos.length; i++) {
+  const p = 1 / (1 + Math.exp(-slope * (cos[i] - midpoint)));
+  logLoss -= labels[i] ? Math.log(p) : Math.log(1 - p);
+  if ((p >= 0.5) === (labels[i] === 1)) right++;
+}
+const sha256 = createHash('sha256').update(JSON.stringify(pairs)).digest('hex');
+const file = {
+  format: COSINE_CALIBRATION_FORMAT,
+  encoder: services.modelId,
+  slope: Number(slope.toFixed(4)),
+  midpoint: Number(midpoint.toFixed(4)),
+  fitted_by: 'scripts/fit-match-calibration.mjs',
+  data: { positives: labels.filter((l) => l === 1).length, negatives: labels.filter((l) => l === 0).length, sha256 },
+  metrics: { log_loss: Number((logLoss / cos.length).toFixed(4)), accuracy_at_half: Number((right / cos.length).toFixed(4)) },
+};
+mkdirSync(dirname(OUT), { recursive: true });
+writeFileSync(OUT, `${JSON.stringify(file, null, 2)}\n`);
+console.log(`${file.encoder}: slope ${file.slope}, midpoint ${file.midpoint} (${file.data.positives} positives, ${file.data.negatives} negatives; log loss ${file.metrics.log_loss}) → ${OUT}`);
 await services.close();
 process.exit(0);

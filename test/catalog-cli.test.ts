@@ -42,7 +42,7 @@ t.test('a catalog run and POST /dedup give identical clusters on the test menus'
   const deps: CatalogDeps = {
     embedder: { id: encoder.model.id, dim: 384, embed: (texts) => encoder.encode(texts, 384) },
     knowledge: s.knowledge,
-    scorer: s.matchScorer(),
+    precision: s.pairPrecision(),
     headModelId: s.modelId,
   };
   const dir = tempDir(t);

@@ -13,14 +13,17 @@ import { runCatalog, CatalogInterrupted, type CatalogCommand, type CatalogDeps }
 import { EmbeddingStore } from '../src/core/catalog/embedding-store.js';
 import { dedupPrepared, allPairsCandidates, indexCandidates } from '../src/core/dedup.js';
 import { loadKnowledge } from '../src/core/knowledge/index.js';
+import { readCosineCalibration } from '../src/core/match.js';
 import { parseMenuText } from '../src/core/menu-text.js';
 import { CountingEmbedder, trigramVector } from './helpers/fake-embedder.js';
 import { csvLine } from '../src/core/catalog/output.js';
 
 const knowledge = loadKnowledge();
+/** No cross-encoder: the knowledge base and the committed cosine calibration decide. */
+const precision = { model: null, calibration: readCosineCalibration() };
 
 function deps(embedder = new CountingEmbedder()): CatalogDeps {
-  return { embedder, knowledge, scorer: null, headModelId: null };
+  return { embedder, knowledge, precision, headModelId: null };
 }
 
 function tempDir(t: { teardown(fn: () => void): void }): string {
@@ -285,8 +288,8 @@ t.test('index candidates = all-pairs candidates, and catalog clusters = dedupPre
   for (const b of bases) for (const m of mods) for (const p of ['', 'Hyderabadi ', 'Andhra ', 'Home Style ']) items.push(`${p}${b}${m}`);
   const texts = items.map((x) => parseMenuText(knowledge, x));
   const vectors = texts.map((x) => trigramVector(x.text));
-  const exact = await dedupPrepared(knowledge, texts, vectors, { cosineThreshold: 0.73, scorer: null, candidates: allPairsCandidates });
-  const indexed = await dedupPrepared(knowledge, texts, vectors, { cosineThreshold: 0.73, scorer: null, candidates: indexCandidates() });
+  const exact = await dedupPrepared(knowledge, texts, vectors, { cosineThreshold: 0.73, precision, candidates: allPairsCandidates });
+  const indexed = await dedupPrepared(knowledge, texts, vectors, { cosineThreshold: 0.73, precision, candidates: indexCandidates() });
   t.ok(exact.stats.candidates > 200, `a real candidate load (${exact.stats.candidates} pairs)`);
   t.equal(indexed.stats.candidates, exact.stats.candidates, 'the index finds every pair all-pairs finds');
   t.same(indexed.clusters.map((c) => c.members), exact.clusters.map((c) => c.members), 'identical clusters');

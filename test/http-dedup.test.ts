@@ -7,9 +7,12 @@ import { OPERATOR_KEY, call, startTestServer } from './helpers/server.js';
 import { wordDifference } from '../src/core/defining-words.js';
 import { dedupPrepared as dedupIn, definingWordDifference as differenceIn, MAX_PAIRWISE_SCORES, type DedupOptions } from '../src/core/dedup.js';
 import { loadKnowledge } from '../src/core/knowledge/index.js';
+import { readCosineCalibration } from '../src/core/match.js';
 import { parseCleanedText, parseMenuText } from '../src/core/menu-text.js';
 
 const knowledge = loadKnowledge();
+/** No cross-encoder: the knowledge base and the committed cosine calibration decide. */
+const precision = { model: null, calibration: readCosineCalibration() };
 const definingWordDifference = (a: string, b: string, synonyms = false) => differenceIn(knowledge, a, b, synonyms);
 /** Dedup of names that are already clean (made-up words the cleaner must not touch). */
 const dedupPrepared = (names: string[], vectors: Float32Array[], options: DedupOptions) =>
@@ -267,10 +270,10 @@ t.test('clustering core: anti-chaining on constructed vectors', async (t) => {
     }
     vectors.push(v);
   }
-  const outcome = await dedupPrepared(names, vectors, { cosineThreshold: 0.85, scorer: null });
+  const outcome = await dedupPrepared(names, vectors, { cosineThreshold: 0.85, precision });
   t.same(outcome.clusters.map((c) => c.members), [[0, 1, 2], [3, 4]], 'the core (B) keeps its neighbours; D and E form their own group');
   t.equal(outcome.stats.chainSplits, 1);
-  const loose = await dedupPrepared(names, vectors, { cosineThreshold: 0.5, scorer: null });
+  const loose = await dedupPrepared(names, vectors, { cosineThreshold: 0.5, precision });
   t.same(loose.clusters.map((c) => c.members), [[0, 1, 2, 3, 4]], 'a lower threshold groups more aggressively');
 });
 
@@ -316,7 +319,7 @@ t.test('one name by its words is judged whatever its cosine; a negated word keep
     return v;
   });
   const clustered = async (names: string[], vectors: Float32Array[]): Promise<number[][]> =>
-    (await dedupPrepared(names, vectors, { cosineThreshold: 0.85, scorer: null })).clusters.map((c) => [...c.members]);
+    (await dedupPrepared(names, vectors, { cosineThreshold: 0.85, precision })).clusters.map((c) => [...c.members]);
   // A translation the knowledge base lists as one food (search_equivalents.tsv, scope same) and a misspelled word.
   for (const pair of [['Kaju Masala', 'Cashew Masala'], ['Chocolate Lava', 'Chocolate Lawa'], ['Bhindi Masala', 'Lady Finger Masala']]) {
     t.same(await clustered(pair, apartVectors(2)), [[0, 1]], `${pair.join(' / ')}: one name by its words`);

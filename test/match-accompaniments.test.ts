@@ -1,5 +1,5 @@
 import t from 'tap';
-import { compoundAlike as compoundAlikeIn, judgePairs as judgePairsIn, withoutAccompaniments as withoutAccompanimentsIn } from '../src/core/match.js';
+import { compoundAlike as compoundAlikeIn, judgePairs as judgePairsIn, readCosineCalibration, withoutAccompaniments as withoutAccompanimentsIn } from '../src/core/match.js';
 import { describeDifference, variantDifference as variantDifferenceIn } from '../src/core/variants.js';
 import { spelledAlike as spelledAlikeIn } from '../src/core/defining-words.js';
 import { brandsDiffer, brandsOf as brandsOfIn } from '../src/core/knowledge/brands.js';
@@ -12,8 +12,10 @@ const knowledge = loadKnowledge();
 /** The test's names are read as cleaned names, the way the stages receive them. */
 const read = (text: string) => parseCleanedText(knowledge, text);
 const withoutAccompaniments = (text: string) => withoutAccompanimentsIn(knowledge, text);
-const judgePairs = (pairs: readonly (readonly [string, string])[], cosines: number[], threshold: number, scorer: null) =>
-  judgePairsIn(knowledge, pairs.map(([a, b]) => [read(a), read(b)] as const), cosines, threshold, scorer);
+/** No cross-encoder: the knowledge base and the committed cosine calibration decide. */
+const precision = { model: null, calibration: readCosineCalibration() };
+const judgePairs = (pairs: readonly (readonly [string, string])[], cosines: number[], threshold: number) =>
+  judgePairsIn(knowledge, pairs.map(([a, b]) => [read(a), read(b)] as const), cosines, threshold, precision);
 const variantDifference = (a: string, b: string) => variantDifferenceIn(read(a), read(b));
 const spelledAlike = (a: string, b: string) => spelledAlikeIn(knowledge, dishWords(knowledge, a), dishWords(knowledge, b));
 const compoundAlike = (a: string, b: string) => compoundAlikeIn(dishWords(knowledge, a), dishWords(knowledge, b));
@@ -63,14 +65,14 @@ t.test('judgePairs: the names a menu uses for one food read as the same words, s
   t.not(sameDishKey('chicken wrap'), sameDishKey('chicken kathi roll'), 'a wrap and a kathi roll may be two items on one menu');
   // Cosines below the gate, no cross-encoder: only the knowledge can make these a match.
   const pairs = [['Chicken Dim Sum', 'Chicken Momo'], ['Chicken Gyoza', 'Chicken Potstickers'], ['Chicken Wrap', 'Chicken Kathi Roll'], ['Veg Dim Sum', 'Chicken Momo']] as const;
-  const verdicts = await judgePairs(pairs, [0.3, 0.3, 0.3, 0.3], 0.85, null);
+  const verdicts = await judgePairs(pairs, [0.3, 0.3, 0.3, 0.3], 0.85);
   t.same(verdicts.map((v) => v.match), [true, true, false, false]);
   t.equal(verdicts[0]!.reranker_score, 0.97, 'scored as the same dish');
   t.ok(verdicts[3]!.dietary_conflict, 'a conflict still wins over the same words');
 });
 
 t.test('judgePairs: an added form word makes another item however sure the resolution', async (t) => {
-  const [double, mc] = await judgePairs([['McAloo Tikki Double Patty Burger', 'McAloo Tikki Burger'], ['McAloo Tikki', 'McAloo Tikki Burger']], [0.94, 0.94], 0.85, null);
+  const [double, mc] = await judgePairs([['McAloo Tikki Double Patty Burger', 'McAloo Tikki Burger'], ['McAloo Tikki', 'McAloo Tikki Burger']], [0.94, 0.94], 0.85);
   t.equal(double!.match, false, 'the double is another item though both resolve to the Aloo Tikki Burger');
   t.equal(mc!.match, true, 'a word one of the dish\'s names has adds nothing');
 });
@@ -131,7 +133,7 @@ t.test('compoundAlike: one name written with a word split or joined', async (t) 
   t.notOk(compoundAlike('pav bhaji', 'pav bhaji'), 'the same words are for the other checks');
   t.notOk(compoundAlike('veg roll', 'egg roll'), 'the same number of words: no split');
   t.notOk(compoundAlike('ban maska', 'bunmasala'), 'more than one slip');
-  const [juice] = await judgePairs([['Gosse Berry Juice', 'Gooseberry Juice']], [0.68], 0.85, null);
+  const [juice] = await judgePairs([['Gosse Berry Juice', 'Gooseberry Juice']], [0.68], 0.85);
   t.ok(juice!.match, `the dev pair the cosine missed: ${JSON.stringify(juice)}`);
 });
 
@@ -155,9 +157,21 @@ t.test('variantDifference: a bread against a rice, a different count of one ingr
   t.equal(why('Veg Momos', 'Non Veg Momos'), '+non');
   t.equal(why('Tandoori Chicken', 'Tandoori Chicken Masala'), '+masala');
   t.equal(why('Mexican Fiesta', 'Mexican Fiesta Thin n Crispy'), '+thin', 'another crust');
-  const [chole, tandoori] = await judgePairs([['Chole', 'Chole Masala'], ['Tandoori Chicken', 'Tandoori Chicken Masala']], [0.84, 0.77], 0.85, null);
+  const [chole, tandoori] = await judgePairs([['Chole', 'Chole Masala'], ['Tandoori Chicken', 'Tandoori Chicken Masala']], [0.84, 0.77], 0.85);
   t.ok(chole!.match, 'the knowledge base lists both names for one dish');
   t.notOk(tandoori!.match, 'the masala is the gravy dish');
   t.equal(why('Iced Americano', 'Americano'), '+iced');
   t.equal(why('Chicken Burger with Cheese', 'Chicken Burger with Cheese and Egg'), '+egg');
+});
+
+t.test('with no cross-encoder the calibrated cosine of the served encoder scores a pair the knowledge cannot judge', async (t) => {
+  const { slope, midpoint } = precision.calibration;
+  const expected = (cosine: number) => Math.round(1e4 / (1 + Math.exp(-slope * (cosine - midpoint)))) / 1e4;
+  const pair: [string, string] = ['Blue Lagoon Cooler', 'Sunset Breeze Cooler'];
+  const below = midpoint - 0.15, above = midpoint + 0.15;
+  const [low, high] = await judgePairs([pair, pair], [below, above], 0.95);
+  t.equal(low!.reranker_score, expected(below), 'the probability is the committed logistic, not a constant');
+  t.equal(high!.reranker_score, expected(above));
+  t.notOk(low!.match, 'well under even odds and under the threshold: no confirmation');
+  t.ok(high!.match, 'well over even odds: a synonym the threshold misses is confirmed');
 });

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../src/core/paths.js';
 import { CLASSIFIER_DIR } from '../src/core/classify.js';
+import { COSINE_CALIBRATION_PATH, readCosineCalibration } from '../src/core/match.js';
+import { readSearchRanker } from '../src/core/search-relevance.js';
 
 // The tuned models are committed artifacts: each delta (models/deltas/<id>/delta.safetensors) beside its recipe and
 // metrics, and the classifier heads (models/heads/) fitted to the served encoder's delta. The set-up only verifies,
@@ -75,6 +77,16 @@ t.test('the set-up never trains and never installs torch', async (t) => {
   }
   const exporterRequirements = readFileSync(join(REPO_ROOT, 'models', 'requirements.txt'), 'utf8');
   t.notMatch(exporterRequirements.replace(/#.*$/gm, ''), /torch|transformers|peft/, 'the exporter venv the set-up installs holds no torch');
+});
+
+t.test('the search ranker and the cosine calibration were fitted on the served encoder', async (t) => {
+  t.equal(readSearchRanker().encoder, manifest.serve.biencoder, 'search ranker');
+  const calibration = readCosineCalibration();
+  t.equal(calibration.encoder, manifest.serve.biencoder, 'cosine calibration');
+  const raw = JSON.parse(readFileSync(COSINE_CALIBRATION_PATH, 'utf8')) as { fitted_by: string; data: { sha256: string } };
+  t.match(raw.fitted_by, /fit-match-calibration/, 'written by the fit script');
+  t.match(raw.data.sha256, /^[0-9a-f]{64}$/, 'records the data it was fitted on');
+  t.ok(calibration.midpoint > 0 && calibration.midpoint < 1, 'the even-odds cosine lies inside the cosine range');
 });
 
 t.test('the classifier heads were fitted to the served encoder, delta and all', async (t) => {

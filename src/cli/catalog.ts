@@ -191,7 +191,7 @@ export async function loadCatalogDeps(config: Config): Promise<{ deps: CatalogDe
     deps: {
       embedder: { id: encoder.model.id, dim: 384, embed: (texts) => encoder.encode(texts, 384) },
       knowledge: services.knowledge,
-      scorer: services.matchScorer(),
+      precision: services.pairPrecision(),
       headModelId: services.modelId,
     },
     close: () => services.close(),

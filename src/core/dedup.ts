@@ -3,7 +3,7 @@ import { dishWords, dishWordsOfKey } from './dish-words.js';
 import { wordDifference } from './defining-words.js';
 import { conflicts } from './items.js';
 import type { MenuText } from './menu-text.js';
-import { judgePairs, nameWordKeys, SAME_DISH_PROBABILITY, sameNameWords, withoutAccompaniments, type PairScorer } from './match.js';
+import { judgePairs, nameWordKeys, SAME_DISH_PROBABILITY, sameNameWords, withoutAccompaniments, type PairPrecision } from './match.js';
 import { allPairsAboveAsync, cosineTopKAsync, unionFind } from '../native/index.js';
 import { dot } from './inference/encoder.js';
 import { ANN_SCORE_SLACK, createAnnIndex, rangeSearch, type AnnEngine, type AnnIndex, type AnnParams } from './ann.js';
@@ -48,8 +48,8 @@ const MAX_NAME_WORD_GROUP = 64;
 
 export interface DedupOptions {
   readonly cosineThreshold: number;
-  /** The cross-encoder when one is loaded (services.matchScorer()); null → knowledge-base precision stage. */
-  readonly scorer: PairScorer | null;
+  /** What scores pairs after the knowledge base (services.pairPrecision()). */
+  readonly precision: PairPrecision;
   readonly maxPairwiseScores?: number;
   /** Where candidate pairs come from (default: all-pairs below ANN_CROSSOVER_NODES nodes, the HNSW index above). */
   readonly candidates?: CandidateSource;
@@ -414,7 +414,7 @@ export interface PairJudge {
  *   - the shared precision stage (judgePairs, as in /match: diet and protein conflicts, knowledge-base identity,
  *     calibrated cosine or a cross-encoder) must say "match".
  */
-export function precisionJudge(k: Knowledge, options: Pick<DedupOptions, 'cosineThreshold' | 'scorer'>): PairJudge {
+export function precisionJudge(k: Knowledge, options: Pick<DedupOptions, 'cosineThreshold' | 'precision'>): PairJudge {
   return {
     async judge(nodes, pairs, cosines) {
       const accepted = pairs.map(([i, j], e) => {
@@ -430,7 +430,7 @@ export function precisionJudge(k: Knowledge, options: Pick<DedupOptions, 'cosine
         judged.map((e) => [nodes.text[pairs[e]![0]]!, nodes.text[pairs[e]![1]]!] as const),
         judged.map((e) => cosines[e]!),
         options.cosineThreshold,
-        options.scorer,
+        options.precision,
         { verdictsOnly: true },
       );
       judged.forEach((e, v) => (accepted[e] = verdicts[v]!.match));

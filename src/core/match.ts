@@ -8,6 +8,9 @@ import { editDistance } from './text/clean.js';
 import { sameDishKey } from './knowledge/equivalents.js';
 import { spelledAlike } from './defining-words.js';
 import { brandsDiffer, brandsOf } from './knowledge/brands.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MODELS_DIR } from './paths.js';
 
 /**
  * The precision stage for "are these the same dish?", used by /match and /dedup.
@@ -16,7 +19,7 @@ import { brandsDiffer, brandsOf } from './knowledge/brands.js';
  * same dish (otherwise the answer is "different" and reranker_score is null). The precision score is a probability that the two texts name the same dish:
  *   - from a cross-encoder when one is loaded (calibrated to 0–1 at build time), else
  *   - from the knowledge base: both texts resolving to the same dish → 0.97, to two different dishes → 0.05,
- *     otherwise a logistic calibration of the cosine.
+ *     otherwise a logistic calibration of the cosine fitted for the served encoder (models/calibration/).
  * The decision (documented in the README):
  *   match = no dietary or protein conflict
  *           AND ( (cosine ≥ cosine_threshold AND precision ≥ VETO_BELOW)   — the precision stage can veto a look-alike
@@ -39,13 +42,43 @@ export const VETO_BELOW = 0.15;
 export const CONFIRM_AT = 0.4;
 export const SAME_DISH_PROBABILITY = 0.97;
 export const DIFFERENT_DISH_PROBABILITY = 0.05;
-/** Logistic calibration of the cleaned-text cosine (fitted on knowledge-base alias pairs vs hard negatives). */
-export const COSINE_CALIBRATION = { slope: 2.86, midpoint: 0.678 } as const; // scripts/fit-match-calibration.mjs
 
 export interface PairScorer {
   readonly id: string;
   /** Calibrated same-dish probabilities for cleaned text pairs. */
   score(pairs: readonly (readonly [string, string])[]): Promise<number[]>;
+}
+
+/**
+ * The same-dish probability of a cleaned-text cosine, for pairs no cross-encoder scores: a logistic fitted for one
+ * encoder (its cosines shift with every training) on knowledge-base alias pairs against the hard negatives.
+ */
+export interface CosineCalibration {
+  /** The encoder whose cosines it was fitted on. */
+  readonly encoder: string;
+  readonly slope: number;
+  readonly midpoint: number;
+}
+
+/** What scores a pair after the knowledge base: the cross-encoder when one answers, else the calibrated cosine. */
+export interface PairPrecision {
+  readonly model: PairScorer | null;
+  readonly calibration: CosineCalibration;
+}
+
+export const COSINE_CALIBRATION_FORMAT = 'menu-intelligence/cosine-calibration@1';
+/** Committed; refitted by scripts/fit-match-calibration.mjs when the served encoder changes. */
+export const COSINE_CALIBRATION_PATH = join(MODELS_DIR, 'calibration', 'same-dish-cosine.json');
+
+export function readCosineCalibration(path: string = COSINE_CALIBRATION_PATH): CosineCalibration {
+  const raw = JSON.parse(readFileSync(path, 'utf8')) as { format?: string; encoder?: unknown; slope?: unknown; midpoint?: unknown };
+  const where = path.replace(/^.*\/models\//, 'models/');
+  if (raw.format !== COSINE_CALIBRATION_FORMAT) throw new Error(`${where}: format "${raw.format}", expected ${COSINE_CALIBRATION_FORMAT}`);
+  const { encoder, slope, midpoint } = raw;
+  if (typeof encoder !== 'string' || typeof slope !== 'number' || typeof midpoint !== 'number' || !(slope > 0) || !Number.isFinite(midpoint)) {
+    throw new Error(`${where}: needs an encoder id, a positive slope and a finite midpoint`);
+  }
+  return Object.freeze({ encoder, slope, midpoint });
 }
 
 export interface PairVerdict {
@@ -75,11 +108,11 @@ export function dishIdentity(a: ItemProfile, b: ItemProfile): 'same' | 'differen
   return bothConfident(a, b) ? 'different' : null;
 }
 
-export function knowledgeProbability(a: ItemProfile, b: ItemProfile, cosine: number): number {
+export function knowledgeProbability(a: ItemProfile, b: ItemProfile, cosine: number, calibration: CosineCalibration): number {
   const identity = dishIdentity(a, b);
   if (identity === 'same') return SAME_DISH_PROBABILITY;
   if (identity === 'different') return DIFFERENT_DISH_PROBABILITY;
-  return logistic(COSINE_CALIBRATION.slope * (cosine - COSINE_CALIBRATION.midpoint));
+  return logistic(calibration.slope * (cosine - calibration.midpoint));
 }
 
 /**
@@ -217,17 +250,17 @@ export function clamp01(x: number): number {
 }
 
 /**
- * Scores pairs of menu texts with their cosines. `scorer` (a cross-encoder) is used for the pairs that clear the
- * gate; the knowledge base's dish identity still overrides it where it is certain. With `verdictsOnly` the model is
- * asked only about pairs whose `match` depends on it; the other pairs' reranker_score then comes from the knowledge
- * base (the same `match`, a cheaper score).
+ * Scores pairs of menu texts with their cosines. The precision model (a cross-encoder), when there is one, scores
+ * the pairs that clear the gate, else the calibrated cosine does; the knowledge base's dish identity still overrides
+ * either where it is certain. With `verdictsOnly` the model is asked only about pairs whose `match` depends on it; the
+ * other pairs' reranker_score then comes from the knowledge base (the same `match`, a cheaper score).
  */
 export async function judgePairs(
   k: Knowledge,
   pairs: readonly (readonly [MenuText, MenuText])[],
   cosines: readonly number[],
   cosineThreshold: number,
-  scorer: PairScorer | null,
+  precision: PairPrecision,
   options: { readonly verdictsOnly?: boolean } = {},
 ): Promise<PairVerdict[]> {
   const profiles = pairs.map(([a, b]) => [a.profile, b.profile] as const);
@@ -252,6 +285,7 @@ export async function judgePairs(
     return known === 'same' && !madeAnother(k, pa, pb, apart) ? 'same' : apart !== null ? 'different' : known;
   });
   const modelScores = new Map<number, number>();
+  const scorer = precision.model;
   if (scorer) {
     // With verdictsOnly (dedup, which reads `match` alone) a pair is sent to the model only when its verdict can turn
     // on the score: a knowledge-base identity raises the probability past CONFIRM_AT, a difference caps it below
@@ -266,7 +300,7 @@ export async function judgePairs(
     const [pa, pb] = profiles[i]!;
     const cosine = clamp01(cosines[i]!);
     if (!gated[i]) return { cosine, reranker_score: null, match: false, ...flags[i]! };
-    let p = modelScores.get(i) ?? knowledgeProbability(pa, pb, cosine);
+    let p = modelScores.get(i) ?? knowledgeProbability(pa, pb, cosine, precision.calibration);
     const identity = identities[i];
     if (identity === 'same') p = Math.max(p, SAME_DISH_PROBABILITY);
     else if (identity === 'different') p = Math.min(p, DIFFERENT_DISH_PROBABILITY);

@@ -150,7 +150,7 @@ export async function buildMenuReport(
 
   const outcome = await dedupPrepared(services.knowledge, texts, vectors, {
     cosineThreshold: options.cosineThreshold ?? 0.85,
-    scorer: services.matchScorer(),
+    precision: services.pairPrecision(),
   });
 
   const categories = await detectNonFood(services, texts, vectors);

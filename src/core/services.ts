@@ -8,7 +8,7 @@ import { resolveBuiltModel, servedModelIds, type BuiltModel, type PrecisionRepor
 import { CrossEncoderScorer } from './inference/reranker.js';
 import { classifierStatus as cuisineClassifierStatus } from './classify.js';
 import { vectorBackend } from '../native/index.js';
-import type { PairScorer } from './match.js';
+import { readCosineCalibration, type CosineCalibration, type PairPrecision, type PairScorer } from './match.js';
 import { buildConceptCentroids, type ConceptCentroids } from './search.js';
 import { loadKnowledge, type Knowledge } from './knowledge/index.js';
 import { parseMenuText, type MenuText } from './menu-text.js';
@@ -53,6 +53,8 @@ export class Services {
   conceptCentroids: ConceptCentroids | null = null;
   /** /search's fitted precision stage (models/rankers/search-relevance.json). */
   readonly searchRanker: SearchRanker = readSearchRanker();
+  /** The same-dish probability of a cosine where no cross-encoder answers (models/calibration/). */
+  readonly cosineCalibration: CosineCalibration = readCosineCalibration();
   /** The food knowledge every stage reads, loaded once (or handed in: tests and the eval share one). */
   readonly knowledge: Knowledge;
   readonly cleaner: TextCleaner;
@@ -172,9 +174,10 @@ export class Services {
     return { texts: read, vectors };
   }
 
-  /** The cross-encoder for same-dish pairs, when one is built and loaded; null → knowledge-base precision stage. */
-  matchScorer(): PairScorer | null {
-    return this.matchReranker;
+  /** What scores same-dish pairs after the knowledge base: the cross-encoder when one is built and loaded (and `model`
+   * is not false), else the calibrated cosine. */
+  pairPrecision(options: { readonly model?: boolean } = {}): PairPrecision {
+    return { model: options.model === false ? null : this.matchReranker, calibration: this.cosineCalibration };
   }
 
   /** The search-relevance cross-encoder (query, item) → probability, when one is built and loaded (see

@@ -3,7 +3,7 @@ import { vegOrNot, type ItemProfile } from './items.js';
 import type { MenuText } from './menu-text.js';
 import { COURSES, CUISINE_FAMILIES, cuisineAffinity, type Course, type Cuisine, type Knowledge } from './knowledge/index.js';
 import { literalAlternatives } from './knowledge/words.js';
-import { CONFIDENT_DISH_SCORE, judgePairs } from './match.js';
+import { CONFIDENT_DISH_SCORE, judgePairs, type PairPrecision } from './match.js';
 import { judgeNonFood } from './nonfood.js';
 import type { Services } from './services.js';
 import type { RemovedNoise } from './text/clean.js';
@@ -254,6 +254,7 @@ function sameByName(a: ItemFacts, b: ItemFacts): boolean {
  */
 async function sameDishPairs(
   k: Knowledge,
+  precision: PairPrecision,
   pairs: readonly (readonly [ItemFacts, ItemFacts, number])[],
 ): Promise<boolean[]> {
   const judged = pairs.map(([a, b, cos]) => (sameByName(a, b) ? true : cos >= SAME_DISH_GATE ? null : false));
@@ -264,7 +265,7 @@ async function sameDishPairs(
       ask.map((k) => [pairs[k]![0].text, pairs[k]![1].text] as const),
       ask.map((k) => pairs[k]![2]),
       SAME_DISH_COSINE,
-      null,
+      precision,
     );
     ask.forEach((k, n) => (judged[k] = verdicts[n]!.match));
   }
@@ -298,6 +299,8 @@ export async function suggestWithDetail(
   menuCategories: ReadonlySet<Course>;
 }> {
   const k = services.knowledge;
+  // Every cart item meets every menu item here: the calibrated cosine judges them, not the cross-encoder's cost.
+  const precision = services.pairPrecision({ model: false });
   const { texts, vectors } = await services.embedTexts([...cart, ...menu], DIMENSION);
   const cuisines = predictCuisines(k, services.modelId, texts, vectors);
   const facts: ItemFacts[] = texts.map((c, i) => {
@@ -354,7 +357,7 @@ export async function suggestWithDetail(
   const afterDietCategories = new Set(candidates.map(({ m }) => m.category));
   const afterNonFoodCategories = new Set(menuFacts.filter((m, i) => named(m) && nonFood[i]!.category === null).map((m) => m.category));
   const cartPairs = candidates.flatMap(({ m, i }) => cartFacts.map((c, j) => [m, c, cartCosine[i * cartCount + j]!] as const));
-  const inCart = await sameDishPairs(k, cartPairs);
+  const inCart = await sameDishPairs(k, precision, cartPairs);
   const excluded = new Set<number>();
   candidates.forEach(({ i }, n) => {
     for (let j = 0; j < cartFacts.length; j++) if (inCart[n * cartFacts.length + j]) excluded.add(i);
@@ -395,7 +398,7 @@ export async function suggestWithDetail(
     // A second listing of a dish already suggested ("Coke 300 ml" after "Coke 500 ml") is skipped.
     const chosen = menuFacts[best]!;
     const pairs = picked.map((p) => [chosen, menuFacts[p.i]!, dot(menuVectors[best]!, menuVectors[p.i]!)] as const);
-    if ((await sameDishPairs(k, pairs)).some(Boolean)) continue;
+    if ((await sameDishPairs(k, precision, pairs)).some(Boolean)) continue;
     picked.push({ i: best, score: bestScore, fillsGap: bestFills });
     covered.add(chosen.category);
     perCategory.set(chosen.category, (perCategory.get(chosen.category) ?? 0) + 1);

@@ -68,7 +68,7 @@ export const dedupRoute: Route<{ items: string[]; threshold: number }, DedupResp
     const { texts, vectors } = await s.embedTexts(req.items, 384);
     const outcome = await dedupPrepared(s.knowledge, texts, vectors, {
       cosineThreshold: req.threshold,
-      scorer: s.matchScorer(),
+      precision: s.pairPrecision(),
     });
     return {
       clusters: toDuplicateClusters(req.items, outcome),

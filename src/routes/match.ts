@@ -68,7 +68,7 @@ export const matchRoute: Route<{ pairs: TextPair[]; threshold: number }, MatchRe
     const vectors = await s.requireEncoder().encode(texts.map((t) => t.english), 384);
     const pairs = req.pairs.map((_, i) => [texts[2 * i]!, texts[2 * i + 1]!] as const);
     const cosines = req.pairs.map((_, i) => dot(vectors[2 * i]!, vectors[2 * i + 1]!));
-    const verdicts = await judgePairs(s.knowledge, pairs, cosines, req.threshold, s.matchScorer());
+    const verdicts = await judgePairs(s.knowledge, pairs, cosines, req.threshold, s.pairPrecision());
     return {
       results: req.pairs.map((p, i) => ({
         text_a: p.text_a,

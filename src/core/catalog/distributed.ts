@@ -427,7 +427,7 @@ export async function runDistributedCatalog(options: DistributedOptions, deps: C
       t0 = performance.now();
       const clustering = await clusterCatalog(deps.knowledge, nodes, {
         threshold,
-        scorer: deps.scorer,
+        precision: deps.precision,
         precomputed: { a, b, cosine },
         signal: options.signal,
         progress,

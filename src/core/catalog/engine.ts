@@ -1,6 +1,6 @@
 import { basename, resolve } from 'node:path';
 import { clusterNodes, indexCandidates, nodeKey, nodeSet, allPairsCandidates, ANN_CROSSOVER_NODES, type CandidateEdges, type CandidateSource, type NodeSet } from '../dedup.js';
-import type { PairScorer } from '../match.js';
+import type { PairPrecision } from '../match.js';
 import type { Knowledge } from '../knowledge/index.js';
 import { parseCleanedText, parseMenuText, type MenuText } from '../menu-text.js';
 import { predictCuisines } from '../classify.js';
@@ -47,8 +47,8 @@ export interface CatalogDeps {
   readonly embedder: TextEmbedder;
   /** The food knowledge every stage reads (services.knowledge); its cleaner cleans the rows. */
   readonly knowledge: Knowledge;
-  /** The cross-encoder when loaded (services.matchScorer()). */
-  readonly scorer: PairScorer | null;
+  /** What scores pairs after the knowledge base (services.pairPrecision()). */
+  readonly precision: PairPrecision;
   /** The encoder id the classifier heads were fitted for (services.modelId); null → knowledge base and cues only. */
   readonly headModelId: string | null;
 }
@@ -225,7 +225,7 @@ export interface Clustering {
 export async function clusterCatalog(
   k: Knowledge,
   nodes: NodeSet,
-  options: { threshold: number; scorer: PairScorer | null; mode?: CandidateMode; precomputed?: CandidateEdges; signal?: AbortSignal; progress: StageProgress; cacheDir: string; stored: number },
+  options: { threshold: number; precision: PairPrecision; mode?: CandidateMode; precomputed?: CandidateEdges; signal?: AbortSignal; progress: StageProgress; cacheDir: string; stored: number },
 ): Promise<Clustering> {
   const { progress } = options;
   let candidates: CandidateEdges;
@@ -243,7 +243,7 @@ export async function clusterCatalog(
   const clustering = await clusterNodes(
     k,
     nodes,
-    { cosineThreshold: options.threshold, scorer: options.scorer, candidates: async () => candidates },
+    { cosineThreshold: options.threshold, precision: options.precision, candidates: async () => candidates },
     {
       onPhase: (phase, done, total) => {
         if (options.signal?.aborted) throw new CatalogInterrupted('cluster', options.stored, options.cacheDir);
@@ -408,7 +408,7 @@ export async function runCatalog(options: CatalogOptions, deps: CatalogDeps): Pr
       const nodes = await timed('index', async () => catalogNodes(deps.knowledge, store, vectors));
       const clustering = await clusterCatalog(deps.knowledge, nodes, {
         threshold,
-        scorer: deps.scorer,
+        precision: deps.precision,
         mode: options.candidates,
         signal: options.signal,
         progress: timingProgress(progress, seconds),
