@@ -375,6 +375,12 @@ t.test('a diet the query\'s own words state keeps the other diet out of the resu
   t.ok(understand('no chicken burger').dietStated, 'so does a meat it is without');
   t.notOk(understand('chicken biryani').dietStated, 'a meat named is a dish asked for, not a diet stated');
   t.notOk(understand('veg dish that tastes like mutton').dietStated, 'a diet word the reading contradicts states nothing');
+  // The diet words are read in the English reading too, as the diet is.
+  t.ok(understand('bina ande ka cake').dietStated, 'without eggs states eggless');
+  t.ok(understand('shakahari khana').dietStated, 'Hinglish "shakahari" is "vegetarian"');
+  t.ok(understand('मांसाहारी').dietStated, 'Devanagari "non veg"');
+  const thali = rankSearch(understand('शाकाहारी थाली'), ['Chicken Thali', 'Veg Thali'].map(item), [0.95, 0.6], 10).results.map((r) => r.index);
+  t.notOk(thali.includes(0), 'a Devanagari veg ask never gets the chicken');
   const menu = ['Chilli Garlic Potato', 'Chicken Chettinad', 'Laal Maas'];
   // The veg item has the highest cosine; it still never comes back, as a result or a fallback.
   const got = rankSearch(understand('spicy non veg curry'), menu.map(item), [0.95, 0.5, 0.4], 10).results.map((r) => menu[r.index]);

@@ -1,6 +1,6 @@
 import { CUISINE_LABELS, TAGS, courseGroup, cuisineAffinity, type Course, type Cuisine, type Dish, type Tag } from './knowledge/dishes.js';
 import type { Knowledge } from './knowledge/index.js';
-import { dietOf, flavourTagsOf, proteinOf } from './knowledge/cues.js';
+import { dietMarkers, dietOf, flavourTagsOf, proteinOf } from './knowledge/cues.js';
 import { conflicts, vegOrNot, type ItemProfile } from './items.js';
 import { l2normalize, type Dimension, type MenuEncoder } from './inference/encoder.js';
 import { clamp01 } from './match.js';
@@ -307,9 +307,10 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
   // A meat or egg the query says it is without ("no chicken burger") states veg, whichever the diet lexicon lists as a
   // phrase.
   const statedDiet = negatedMeat ? 'veg' : cues.diet.confidence < STATED_CONFIDENCE ? 'unknown' : cues.diet.value;
-  // Stated by a diet word only when that word agrees with the reading: "veg dish that tastes like mutton" names a meat
-  // too, and is no query for non-veg food.
-  const markedDiet = profile.markers.vegOrNonVeg ? (profile.markers.markerWords.includes('non') ? 'non_veg' : 'veg') : profile.markers.eggFree ? 'veg' : null;
+  // Stated by a diet word (read in the English reading too: "shakahari" is "vegetarian") only when that word agrees
+  // with the reading: "veg dish that tastes like mutton" names a meat too, and is no query for non-veg food.
+  const markers = query.english === query.text ? profile.markers : dietMarkers(k.cues, query.english);
+  const markedDiet = markers.vegOrNonVeg ? (markers.markerWords.includes('non') ? 'non_veg' : 'veg') : markers.eggFree ? 'veg' : null;
   const dietStated = negatedMeat || (markedDiet !== null && vegOrNot(statedDiet) === markedDiet);
   const statedProtein = !negatedMeat && cues.protein.confidence >= STATED_CONFIDENCE ? cues.protein.value : null;
   const stated = { ...profile, diet: statedDiet, protein: statedProtein ?? (profile.dishHow === 'exact' ? profile.protein : null), eggByRecipeOnly: false };
