@@ -11,15 +11,15 @@ import { join } from 'node:path';
 import { runCatalog, type CatalogDeps } from '../src/core/catalog/engine.js';
 import { runDistributedCatalog } from '../src/core/catalog/distributed.js';
 import { loadKnowledge } from '../src/core/knowledge/index.js';
-import { readCosineCalibration } from '../src/core/match.js';
+import { readCosineCalibration, readMatchGates } from '../src/core/match.js';
 import { csvLine } from '../src/core/catalog/output.js';
 import { REPO_ROOT } from '../src/core/paths.js';
 import { CountingEmbedder } from './helpers/fake-embedder.js';
 import { redisSkipReason, startRedis } from './helpers/redis.js';
 
 const knowledge = loadKnowledge();
-/** No cross-encoder: the knowledge base and the committed cosine calibration decide. */
-const precision = { model: null, calibration: readCosineCalibration() };
+/** No cross-encoder: the knowledge base and the committed cosine calibration and gates decide. */
+const precision = { model: null, calibration: readCosineCalibration(), gates: readMatchGates() };
 const deps = (): CatalogDeps => ({ embedder: new CountingEmbedder(), knowledge, precision, headModelId: null });
 
 /** ~900 rows: dishes × qualifiers × noise, over several restaurants, so chunks, shards and cross-shard pairs all occur. */

@@ -13,14 +13,14 @@ import { runCatalog, CatalogInterrupted, type CatalogCommand, type CatalogDeps }
 import { EmbeddingStore } from '../src/core/catalog/embedding-store.js';
 import { dedupPrepared, allPairsCandidates, indexCandidates } from '../src/core/dedup.js';
 import { loadKnowledge } from '../src/core/knowledge/index.js';
-import { readCosineCalibration } from '../src/core/match.js';
+import { readCosineCalibration, readMatchGates } from '../src/core/match.js';
 import { parseMenuText } from '../src/core/menu-text.js';
 import { CountingEmbedder, trigramVector } from './helpers/fake-embedder.js';
 import { csvLine } from '../src/core/catalog/output.js';
 
 const knowledge = loadKnowledge();
-/** No cross-encoder: the knowledge base and the committed cosine calibration decide. */
-const precision = { model: null, calibration: readCosineCalibration() };
+/** No cross-encoder: the knowledge base and the committed cosine calibration and gates decide. */
+const precision = { model: null, calibration: readCosineCalibration(), gates: readMatchGates() };
 
 function deps(embedder = new CountingEmbedder()): CatalogDeps {
   return { embedder, knowledge, precision, headModelId: null };

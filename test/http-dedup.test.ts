@@ -7,12 +7,12 @@ import { OPERATOR_KEY, call, startTestServer } from './helpers/server.js';
 import { wordDifference } from '../src/core/defining-words.js';
 import { dedupPrepared as dedupIn, definingWordDifference as differenceIn, MAX_PAIRWISE_SCORES, type DedupOptions } from '../src/core/dedup.js';
 import { loadKnowledge } from '../src/core/knowledge/index.js';
-import { readCosineCalibration } from '../src/core/match.js';
+import { readCosineCalibration, readMatchGates } from '../src/core/match.js';
 import { parseCleanedText, parseMenuText } from '../src/core/menu-text.js';
 
 const knowledge = loadKnowledge();
-/** No cross-encoder: the knowledge base and the committed cosine calibration decide. */
-const precision = { model: null, calibration: readCosineCalibration() };
+/** No cross-encoder: the knowledge base and the committed cosine calibration and gates decide. */
+const precision = { model: null, calibration: readCosineCalibration(), gates: readMatchGates() };
 const definingWordDifference = (a: string, b: string, synonyms = false) => differenceIn(knowledge, a, b, synonyms);
 /** Dedup of names that are already clean (made-up words the cleaner must not touch). */
 const dedupPrepared = (names: string[], vectors: Float32Array[], options: DedupOptions) =>

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { compoundAlike as compoundAlikeIn, judgePairs as judgePairsIn, readCosineCalibration, withoutAccompaniments as withoutAccompanimentsIn } from '../src/core/match.js';
+import { compoundAlike as compoundAlikeIn, judgePairs as judgePairsIn, readCosineCalibration, readMatchGates, withoutAccompaniments as withoutAccompanimentsIn } from '../src/core/match.js';
 import { describeDifference, variantDifference as variantDifferenceIn } from '../src/core/variants.js';
 import { spelledAlike as spelledAlikeIn } from '../src/core/defining-words.js';
 import { brandsDiffer, brandsOf as brandsOfIn } from '../src/core/knowledge/brands.js';
@@ -12,8 +12,8 @@ const knowledge = loadKnowledge();
 /** The test's names are read as cleaned names, the way the stages receive them. */
 const read = (text: string) => parseCleanedText(knowledge, text);
 const withoutAccompaniments = (text: string) => withoutAccompanimentsIn(knowledge, text);
-/** No cross-encoder: the knowledge base and the committed cosine calibration decide. */
-const precision = { model: null, calibration: readCosineCalibration() };
+/** No cross-encoder: the knowledge base and the committed cosine calibration and gates decide. */
+const precision = { model: null, calibration: readCosineCalibration(), gates: readMatchGates() };
 const judgePairs = (pairs: readonly (readonly [string, string])[], cosines: number[], threshold: number) =>
   judgePairsIn(knowledge, pairs.map(([a, b]) => [read(a), read(b)] as const), cosines, threshold, precision);
 const variantDifference = (a: string, b: string) => variantDifferenceIn(read(a), read(b));

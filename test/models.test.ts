@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../src/core/paths.js';
 import { CLASSIFIER_DIR } from '../src/core/classify.js';
-import { COSINE_CALIBRATION_PATH, readCosineCalibration } from '../src/core/match.js';
+import { COSINE_CALIBRATION_PATH, MATCH_GATES_FORMAT, MATCH_GATES_PATH, readCosineCalibration, readMatchGates } from '../src/core/match.js';
 import { readSearchRanker } from '../src/core/search-relevance.js';
 
 // The tuned models are committed artifacts: each delta (models/deltas/<id>/delta.safetensors) beside its recipe and
@@ -87,6 +87,17 @@ t.test('the search ranker and the cosine calibration were fitted on the served e
   t.match(raw.fitted_by, /fit-match-calibration/, 'written by the fit script');
   t.match(raw.data.sha256, /^[0-9a-f]{64}$/, 'records the data it was fitted on');
   t.ok(calibration.midpoint > 0 && calibration.midpoint < 1, 'the even-odds cosine lies inside the cosine range');
+  const gates = JSON.parse(readFileSync(MATCH_GATES_PATH, 'utf8')) as { encoder: string; reranker: string | null; fitted_by: string; data: { sha256: string } };
+  t.same([gates.encoder, gates.reranker], [manifest.serve.biencoder, manifest.serve.reranker ?? null], 'match gates: fitted with the served encoder and cross-encoder');
+  t.match(gates.fitted_by, /fit-match-gates/);
+  t.match(gates.data.sha256, /^[0-9a-f]{64}$/);
+  const { vetoBelow, confirmAt } = readMatchGates();
+  t.ok(vetoBelow <= confirmAt, 'a score that confirms also passes the veto');
+  // A veto at or under the knowledge base's "different dishes" probability would let a known difference through.
+  const dir = mkdtempSync(join(tmpdir(), 'gates-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'g.json'), JSON.stringify({ format: MATCH_GATES_FORMAT, veto_below: 0.05, confirm_at: 0.4 }));
+  t.throws(() => readMatchGates(join(dir, 'g.json')), /veto_below/);
 });
 
 t.test('the classifier heads were fitted to the served encoder, delta and all', async (t) => {

@@ -22,8 +22,9 @@ import { MODELS_DIR } from './paths.js';
  *     otherwise a logistic calibration of the cosine fitted for the served encoder (models/calibration/).
  * The decision (documented in the README):
  *   match = no dietary or protein conflict
- *           AND ( (cosine ≥ cosine_threshold AND precision ≥ VETO_BELOW)   — the precision stage can veto a look-alike
- *                 OR precision ≥ CONFIRM_AT )                              — or confirm a synonym the cosine misses
+ *           AND ( (cosine ≥ cosine_threshold AND precision ≥ veto_below)   — the precision stage can veto a look-alike
+ *                 OR precision ≥ confirm_at )                              — or confirm a synonym the cosine misses
+ * with veto_below and confirm_at fitted on the development pairs (MatchGates).
  * so lowering cosine_threshold matches more aggressively, and conflicts always win.
  * The cross-encoder reads both texts with other-language food words in English (what the encoder embeds too), and
  * two texts that are the same words once rendered so ("Macchi Fry" / "Fish Fry", "Pollo Asado" / "Grilled Chicken")
@@ -31,15 +32,6 @@ import { MODELS_DIR } from './paths.js';
  * at DIFFERENT_DISH_PROBABILITY: two variants of one family (variants.ts) or two sure, different course groups.
  */
 export const MATCH_COSINE_GATE = 0.4;
-/** Chosen on the development pairs. First on 822 (dev third + match_dev_pairs 1-2) with two trainings of the v3/v4
- * recipes: a veto at 0.1 was right 1-3 more times than at 0.15-0.2. Re-swept with the v4/v5 models and the lexicons of
- * the time on all 1152 (+ match_dev_pairs_3): veto 0.1 / 0.15 / 0.2 with confirm 0.4 were right on 1090 / 1092 / 1090
- * (0.15 one more on each of batches 2 and 3, the other two batches unchanged); below 0.1, 60-odd look-alikes match. */
-export const VETO_BELOW = 0.15;
-/** A calibrated same-dish probability this high confirms a match the cosine threshold misses. On the 1152 development
- * pairs with veto 0.15: 1088 right at 0.3, 1090 at 0.35, 1092 at 0.4, 1089 at 0.45, 1088 at 0.5 (0.4 gains two of
- * batch 3 and changes none of the others). It was 0.35 on the 822 pairs of the v3/v4 trainings. */
-export const CONFIRM_AT = 0.4;
 export const SAME_DISH_PROBABILITY = 0.97;
 export const DIFFERENT_DISH_PROBABILITY = 0.05;
 
@@ -60,10 +52,22 @@ export interface CosineCalibration {
   readonly midpoint: number;
 }
 
-/** What scores a pair after the knowledge base: the cross-encoder when one answers, else the calibrated cosine. */
+/**
+ * The two cut-offs on the precision score, fitted on the development match pairs for the served models by
+ * scripts/fit-match-gates.mjs (models/calibration/match-gates.json): below `vetoBelow` a pair over the cosine threshold
+ * is a look-alike; from `confirmAt` up a pair under it is a synonym the cosine missed.
+ */
+export interface MatchGates {
+  readonly vetoBelow: number;
+  readonly confirmAt: number;
+}
+
+/** What scores a pair after the knowledge base (the cross-encoder when one answers, else the calibrated cosine), and
+ * the gates on that score. */
 export interface PairPrecision {
   readonly model: PairScorer | null;
   readonly calibration: CosineCalibration;
+  readonly gates: MatchGates;
 }
 
 export const COSINE_CALIBRATION_FORMAT = 'menu-intelligence/cosine-calibration@1';
@@ -106,6 +110,22 @@ export function dishIdentity(a: ItemProfile, b: ItemProfile): 'same' | 'differen
   if (a.dish.id === b.dish.id) return 'same';
   // Two confidently resolved, different dishes are different; a weak fuzzy resolution is not evidence enough.
   return bothConfident(a, b) ? 'different' : null;
+}
+
+export const MATCH_GATES_FORMAT = 'menu-intelligence/match-gates@1';
+export const MATCH_GATES_PATH = join(MODELS_DIR, 'calibration', 'match-gates.json');
+
+/** Reads the fitted gates. A knowledge-base identity must still decide a pair alone (verdictsOnly relies on it): the
+ * veto lies above DIFFERENT_DISH_PROBABILITY and the confirmation at or below SAME_DISH_PROBABILITY. */
+export function readMatchGates(path: string = MATCH_GATES_PATH): MatchGates {
+  const raw = JSON.parse(readFileSync(path, 'utf8')) as { format?: string; veto_below?: unknown; confirm_at?: unknown };
+  const where = path.replace(/^.*\/models\//, 'models/');
+  if (raw.format !== MATCH_GATES_FORMAT) throw new Error(`${where}: format "${raw.format}", expected ${MATCH_GATES_FORMAT}`);
+  const { veto_below: vetoBelow, confirm_at: confirmAt } = raw;
+  if (typeof vetoBelow !== 'number' || typeof confirmAt !== 'number' || !(vetoBelow > DIFFERENT_DISH_PROBABILITY) || !(confirmAt <= SAME_DISH_PROBABILITY) || !(vetoBelow <= confirmAt)) {
+    throw new Error(`${where}: needs ${DIFFERENT_DISH_PROBABILITY} < veto_below ≤ confirm_at ≤ ${SAME_DISH_PROBABILITY}`);
+  }
+  return Object.freeze({ vetoBelow, confirmAt });
 }
 
 export function knowledgeProbability(a: ItemProfile, b: ItemProfile, cosine: number, calibration: CosineCalibration): number {
@@ -288,8 +308,8 @@ export async function judgePairs(
   const scorer = precision.model;
   if (scorer) {
     // With verdictsOnly (dedup, which reads `match` alone) a pair is sent to the model only when its verdict can turn
-    // on the score: a knowledge-base identity raises the probability past CONFIRM_AT, a difference caps it below
-    // VETO_BELOW, and a conflict refuses the match whatever the score.
+    // on the score: a knowledge-base identity raises the probability past the confirmation, a difference caps it
+    // below the veto, and a conflict refuses the match whatever the score.
     const decided = (i: number): boolean =>
       options.verdictsOnly === true && (identities[i] !== null || flags[i]!.dietary_conflict || flags[i]!.protein_conflict);
     const idx = gated.flatMap((g, i) => (g && !decided(i) ? [i] : []));
@@ -305,7 +325,7 @@ export async function judgePairs(
     if (identity === 'same') p = Math.max(p, SAME_DISH_PROBABILITY);
     else if (identity === 'different') p = Math.min(p, DIFFERENT_DISH_PROBABILITY);
     const conflict = flags[i]!.dietary_conflict || flags[i]!.protein_conflict;
-    const match = !conflict && ((cosine >= cosineThreshold && p >= VETO_BELOW) || p >= CONFIRM_AT);
+    const match = !conflict && ((cosine >= cosineThreshold && p >= precision.gates.vetoBelow) || p >= precision.gates.confirmAt);
     return { cosine, reranker_score: Math.round(p * 1e4) / 1e4, match, ...flags[i]! };
   });
 }

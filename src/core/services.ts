@@ -8,7 +8,7 @@ import { resolveBuiltModel, servedModelIds, type BuiltModel, type PrecisionRepor
 import { CrossEncoderScorer } from './inference/reranker.js';
 import { classifierStatus as cuisineClassifierStatus } from './classify.js';
 import { vectorBackend } from '../native/index.js';
-import { readCosineCalibration, type CosineCalibration, type PairPrecision, type PairScorer } from './match.js';
+import { readCosineCalibration, readMatchGates, type CosineCalibration, type MatchGates, type PairPrecision, type PairScorer } from './match.js';
 import { buildConceptCentroids, type ConceptCentroids } from './search.js';
 import { loadKnowledge, type Knowledge } from './knowledge/index.js';
 import { parseMenuText, type MenuText } from './menu-text.js';
@@ -55,6 +55,8 @@ export class Services {
   readonly searchRanker: SearchRanker = readSearchRanker();
   /** The same-dish probability of a cosine where no cross-encoder answers (models/calibration/). */
   readonly cosineCalibration: CosineCalibration = readCosineCalibration();
+  /** The veto and confirmation cut-offs on the precision score (models/calibration/). */
+  readonly matchGates: MatchGates = readMatchGates();
   /** The food knowledge every stage reads, loaded once (or handed in: tests and the eval share one). */
   readonly knowledge: Knowledge;
   readonly cleaner: TextCleaner;
@@ -177,7 +179,7 @@ export class Services {
   /** What scores same-dish pairs after the knowledge base: the cross-encoder when one is built and loaded (and `model`
    * is not false), else the calibrated cosine. */
   pairPrecision(options: { readonly model?: boolean } = {}): PairPrecision {
-    return { model: options.model === false ? null : this.matchReranker, calibration: this.cosineCalibration };
+    return { model: options.model === false ? null : this.matchReranker, calibration: this.cosineCalibration, gates: this.matchGates };
   }
 
   /** The search-relevance cross-encoder (query, item) → probability, when one is built and loaded (see
