@@ -573,6 +573,24 @@ t.test('the shown name corrects typos and keeps the spellings menus write on pur
   for (const wrong of ['chiken', 'panner', 'mashroom']) t.notOk(variants.has(wrong), `${wrong} is a typo`);
 });
 
+t.test('the shown name keeps an abbreviation\'s full stop between two words; the reading drops it', async (t) => {
+  // [input, shown name, reading]
+  const cases: [string, string, string][] = [
+    ['Mix Veg. Pulao', 'Mix Veg. Pulao', 'Mix Veg Pulao'],
+    ['Veg. Fried Rice Regular', 'Veg. Fried Rice', 'Veg Fried Rice'],
+    ['Dr. Pepper 330 ml', 'Dr. Pepper', 'Dr Pepper'],
+    // A full stop that ends the name, or that a removal left at its end, is punctuation either way.
+    ['Jeera Rice.', 'Jeera Rice', 'Jeera Rice'],
+    ['Masala Chaas. 45', 'Masala Chaas', 'Masala Chaas'],
+    ['Paneer 555. Dry', 'Paneer 555 Dry', 'Paneer 555 Dry'],
+  ];
+  for (const [input, name, text] of cases) {
+    const c = clean(input);
+    t.equal(c.name, name, `${input}: shown`);
+    t.equal(c.text, text, `${input}: read`);
+  }
+});
+
 t.test('corrections name what was folded and what it became', async (t) => {
   t.same(clean('panner tikka').corrections, [{ from: 'panner', to: 'paneer' }]);
   t.same(clean('Chiken Biriyani').corrections, [

@@ -476,10 +476,12 @@ export class TextCleaner {
       removed.push({ kind: 'decoration', text: m });
       return ' ';
     });
-    // A full stop after a word or a number is punctuation, never part of a dish name ("Veg. Deluxe", "Fries (M).",
-    // "Lem...", "Paneer 555."); a decimal point has a digit after it.
+    // A full stop after a word or a number is punctuation, never part of the name's reading ("Fries (M).", "Lem...",
+    // "Paneer 555."); a decimal point has a digit after it. One full stop between two words marks an abbreviation
+    // ("Veg.", "Mr."): the shown name keeps it as the menu printed it, the reading drops it (in tidy).
     if (s.includes('.')) {
-      s = s.replace(/(?<=\p{L}|\p{N}|[)\]}]|\s|^)\.+(?=\s|$|[)\]}])/gu, (m) => {
+      s = s.replace(/(?<=\p{L}|\p{N}|[)\]}]|\s|^)\.+(?=\s|$|[)\]}])/gu, (m, at: number, all: string) => {
+        if (m === '.' && /\p{L}/u.test(all[at - 1] ?? '') && /^\s+\p{L}/u.test(all.slice(at + 1))) return m;
         removed.push({ kind: 'decoration', text: m });
         return ' ';
       });
@@ -502,13 +504,18 @@ export class TextCleaner {
     }
 
     const words = this.correctWords(s, corrections);
-    const text = this.tidy(words.folded, original);
-    return { original, text, name: words.shown === words.folded ? text : this.tidy(words.shown, original), removed, corrections };
+    const text = this.tidy(words.folded, original, false);
+    return { original, text, name: this.tidy(words.shown, original, true), removed, corrections };
   }
 
-  /** The last pass over a cleaned string: spacing, separators left dangling at the ends, one spelling of "+". */
-  private tidy(cleaned: string, original: string): string {
-    let s = cleaned
+  /**
+   * The last pass over a cleaned string: spacing, separators left dangling at the ends, one spelling of "+".
+   * `shown`: the name a customer sees keeps the punctuation of the menu's own words (an abbreviation's full stop);
+   * the reading drops it.
+   */
+  private tidy(cleaned: string, original: string, shown: boolean): string {
+    let s = shown ? cleaned : cleaned.replace(/(?<=\p{L})\.(?=\s)/gu, ' ');
+    s = s
       .replace(/\s+/g, ' ')
       .replace(/\s+([,.;:])/g, '$1')
       .replace(/^[\s\-–—,.;:/+&|]+/u, '')
