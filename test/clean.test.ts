@@ -591,6 +591,26 @@ t.test('the shown name keeps an abbreviation\'s full stop between two words; the
   }
 });
 
+t.test('the shown name keeps a dash between two of its words; a dash a removal left dangling goes', async (t) => {
+  // [input, shown name, reading]
+  const cases: [string, string, string][] = [
+    ['Paneer Tikka - Dry', 'Paneer Tikka - Dry', 'Paneer Tikka Dry'],
+    ['Veg Thali – Deluxe', 'Veg Thali – Deluxe', 'Veg Thali Deluxe'],
+    ['Iced Tea -Peach (250 ml)', 'Iced Tea -Peach', 'Iced Tea Peach'],
+    // The dashes on both sides of a removed size are one; one left at an end or beside a "+" is dangling.
+    ['Family Feast - Pack Of 3 - Veg', 'Family Feast - Veg', 'Family Feast Veg'],
+    ['Masala Fries - Large', 'Masala Fries', 'Masala Fries'],
+    ['Chicken Nuggets - 6 Pcs + Coke', 'Chicken Nuggets + Coke', 'Chicken Nuggets + Coke'],
+    // A dash a removal left glued to the next word is no part of the name.
+    ['Party Combo for 4-Cola', 'Party Combo Cola', 'Party Combo Cola'],
+  ];
+  for (const [input, name, text] of cases) {
+    const c = clean(input);
+    t.equal(c.name, name, `${input}: shown`);
+    t.equal(c.text, text, `${input}: read`);
+  }
+});
+
 t.test('corrections name what was folded and what it became', async (t) => {
   t.same(clean('panner tikka').corrections, [{ from: 'panner', to: 'paneer' }]);
   t.same(clean('Chiken Biriyani').corrections, [

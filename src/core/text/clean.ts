@@ -520,9 +520,23 @@ export class TextCleaner {
       .replace(/\s+([,.;:])/g, '$1')
       .replace(/^[\s\-–—,.;:/+&|]+/u, '')
       .replace(/[\s\-–—,;:/+&|]+$/u, '')
-      .replace(/(?<=\s)[-–—/|,]+(?=\s)/gu, ' ')
-      // A dash a removal left glued to the next word ("Combo for 4-Cola" → "Combo -Cola"): no word starts with one.
-      .replace(/(?<=\s)[-–—]+(?=\p{L})/gu, ' ')
+      .replace(/\s+/g, ' ');
+    if (shown) {
+      // The shown name keeps a dash that stands between two of its words as the menu printed it ("Dal Tadka - Jeera
+      // Rice"): it is a separator only where a removal left it dangling at an end. The dashes on both sides of a
+      // removed size are one, and a "+" beside one is the join ("Strips - 5 Pcs + Mousse").
+      s = s
+        .replace(/(?<=\s)([-–—])[-–—]*(?:\s[-–—/|,]+)*(?=\s)/gu, '$1')
+        .replace(/(?<=\s)[/|,]+(?=\s)/gu, ' ')
+        .replace(/\s[-–—](?=\s\+)|(?<=\+)\s[-–—](?=\s)/gu, '');
+    } else {
+      s = s.replace(/(?<=\s)[-–—/|,]+(?=\s)/gu, ' ');
+    }
+    // A dash a removal left glued to the next word ("Combo for 4-Cola" → "Combo -Cola"): no word starts with one.
+    // The shown name keeps one the menu itself printed so ("Beer -Ginger").
+    s = s
+      .replace(/(?<=\s)[-–—]+(?=(\p{L}+))/gu, (m, word: string) =>
+        shown && new RegExp(`\\s${escapeRegExp(m)}${escapeRegExp(word)}`, 'u').test(original.normalize('NFKC')) ? m : ' ')
       .replace(/\s+/g, ' ')
       .trim();
     // A slash keeps hold of the word it was attached to when a count after it goes ("Roti/2 Naan" → "Roti/Naan").
