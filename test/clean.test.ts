@@ -1,5 +1,5 @@
 import t from 'tap';
-import { editDistance, type NoiseKind } from '../src/core/text/clean.js';
+import { editDistance, isRomanisationVariant, type NoiseKind } from '../src/core/text/clean.js';
 import { loadKnowledge } from '../src/core/knowledge/index.js';
 
 const knowledge = loadKnowledge();
@@ -608,6 +608,29 @@ t.test('the shown name keeps a dash between two of its words; a dash a removal l
     const c = clean(input);
     t.equal(c.name, name, `${input}: shown`);
     t.equal(c.text, text, `${input}: read`);
+  }
+});
+
+t.test('a romanisation of a word of Indian dishes is shown as the menu spelled it and read as the known word', async (t) => {
+  // [input, shown name, reading]
+  const cases: [string, string, string][] = [
+    ['Tangadi Chicken Fry', 'Tangadi Chicken Fry', 'Tangdi Chicken Fry'],
+    ['Marwadi Kadhi', 'Marwadi Kadhi', 'Marwari Kadhi'],
+    ['Bhukhara Dal Special', 'Bhukhara Dal Special', 'Bukhara Dal Special'],
+    // A typo of a word other kitchens use too is corrected in both.
+    ['Strawaberry Smoothie', 'Strawberry Smoothie', 'Strawberry Smoothie'],
+  ];
+  for (const [input, name, text] of cases) {
+    const c = clean(input);
+    t.equal(c.name, name, `${input}: shown`);
+    t.equal(c.text, text, `${input}: read`);
+  }
+  for (const [a, b] of [['tangadi', 'tangdi'], ['bhukhara', 'bukhara'], ['marwadi', 'marwari'], ['tangdi', 'tangadi']]) {
+    t.ok(isRomanisationVariant(a!, b!), `${a} / ${b}`);
+  }
+  // A doubled letter, a vowel for another, an "a" beside a vowel: typos, not romanisations.
+  for (const [a, b] of [['biryaani', 'biryani'], ['kulffi', 'kulfi'], ['mashroom', 'mushroom'], ['paneer', 'paneear'], ['chiken', 'chicken']]) {
+    t.notOk(isRomanisationVariant(a!, b!), `${a} / ${b}`);
   }
 });
 

@@ -2,7 +2,7 @@ import { Memo } from '../memo.js';
 import { join } from 'node:path';
 import { readList } from '../knowledge/tsv.js';
 import { readMisspellings } from '../knowledge/spellings.js';
-import type { DishBook } from '../knowledge/dishes.js';
+import { CUISINE_FAMILIES, type DishBook } from '../knowledge/dishes.js';
 import { hasIndicScript, transliterateIndic, type DevanagariTables } from '../knowledge/transliterate.js';
 import { literalAlternatives, type WordLexicons } from '../knowledge/words.js';
 
@@ -54,6 +54,11 @@ export interface CleaningLexicon {
    * not ("Mtn Dew" is no mutton, "Hai Nan Chicken Rice" no naan).
    */
   readonly keptSpellings: ReadonlyMap<string, readonly (readonly string[])[]>;
+  /**
+   * Lower-case words that only dishes of the Indian cuisines (CUISINE_FAMILIES 'indian') name: romanised Hindi and
+   * Urdu, which menus spell in more than one way.
+   */
+  readonly indianWords: ReadonlySet<string>;
 }
 
 /**
@@ -100,7 +105,15 @@ export function loadCleaningLexicon(dir: string, book: DishBook, devanagari: Dev
       }
     }
   }
+  const indianWords = new Set<string>();
+  const otherWords = new Set<string>();
+  for (const dish of book.dishes) {
+    const into = CUISINE_FAMILIES[dish.cuisine] === 'indian' ? indianWords : otherWords;
+    for (const name of [dish.name, ...dish.aliases]) for (const w of wordsOf(name)) into.add(w);
+  }
+  for (const w of otherWords) indianWords.delete(w);
   return {
+    indianWords,
     realWords: new Set(readList(join(lex, 'real_words.txt'))),
     promo: readList(join(lex, 'promo.txt')).map((p) => p.toLowerCase()),
     sizes: readList(join(lex, 'sizes.txt')).map((p) => p.toLowerCase()),
@@ -611,6 +624,9 @@ export class TextCleaner {
         fixed = near === null ? null : this.misspellings.get(near) ?? near;
         // A typo of a deliberate spelling is shown as that spelling ("Biriyanni" → "Biriyani"), read as its fold.
         shownFix = near !== null && this.variants.has(near) ? near : null;
+        // A word that differs from a word of Indian dishes only as two romanisations of one Hindi or Urdu word differ
+        // is a spelling the menu chose: it is read as the known word and shown as written.
+        kept = near !== null && this.lexicon.indianWords.has(near) && isRomanisationVariant(lower, near);
       }
       if (fixed !== null && fixed.toLowerCase() !== lower) {
         const styled = caseLike(core, fixed);
@@ -728,6 +744,34 @@ function isTailEdit(a: string, b: string): boolean {
   // of its letters doubled.
   const doubled = long.length === short.length + 1 && prefix >= 1 && long[prefix] === long[prefix - 1] && long.slice(prefix + 1) === short.slice(prefix);
   return !stutter && !doubled;
+}
+
+/**
+ * Whether `a` and `b` differ by one edit that romanising Hindi and Urdu words makes either way: the short "a" written
+ * or left out between two consonants (Tangadi/Tangdi), an "h" of breath after a consonant written or left out
+ * (Bhukhara/Bukhara), or the flapped d written as "d" or "r" (Marwadi/Marwari). A doubled letter is not among them:
+ * it is a typo (Biryaani, Kulffi).
+ */
+export function isRomanisationVariant(a: string, b: string): boolean {
+  const consonant = (c: string | undefined): boolean => c !== undefined && /[bcdfghjklmnpqrstvwxz]/u.test(c);
+  if (a.length === b.length) {
+    let diff = -1;
+    for (let i = 0; i < a.length; i++) {
+      if (a[i] === b[i]) continue;
+      if (diff >= 0) return false;
+      diff = i;
+    }
+    return diff >= 0 && new Set([a[diff], b[diff]]).size === 2 && [a[diff], b[diff]].every((c) => c === 'd' || c === 'r');
+  }
+  const [long, short] = a.length > b.length ? [a, b] : [b, a];
+  if (long.length !== short.length + 1) return false;
+  let i = 0;
+  while (i < short.length && long[i] === short[i]) i++;
+  if (long.slice(i + 1) !== short.slice(i)) return false;
+  // long[i] is the added letter; the letters around it are long[i - 1] and long[i + 1].
+  const added = long[i]!, before = long[i - 1], after = long[i + 1];
+  if (added === 'a') return consonant(before) && consonant(after);
+  return added === 'h' && consonant(before) && before !== 'h';
 }
 
 function isShouting(s: string): boolean {
