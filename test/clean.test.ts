@@ -634,6 +634,21 @@ t.test('a romanisation of a word of Indian dishes is shown as the menu spelled i
   }
 });
 
+t.test('a listed misspelling of a size word is removed as that size', async (t) => {
+  const cases: Case[] = [
+    ['Tandoori Chicken (Quater)', 'Tandoori Chicken'],
+    ['Quater Chicken Biryani', 'Chicken Biryani'],
+    ['Veg Pulao Smal', 'Veg Pulao'],
+    ['Cold Coffee Medum', 'Cold Coffee'],
+    // The size's own exceptions hold for its misspelling: small onions are an ingredient.
+    ['Smal Onion Sambar', 'Small Onion Sambar'],
+  ];
+  for (const [input, expected] of cases) {
+    t.equal(clean(input).text, expected, `${input}: read`);
+    t.equal(clean(input).name, expected, `${input}: shown`);
+  }
+});
+
 t.test('corrections name what was folded and what it became', async (t) => {
   t.same(clean('panner tikka').corrections, [{ from: 'panner', to: 'paneer' }]);
   t.same(clean('Chiken Biriyani').corrections, [

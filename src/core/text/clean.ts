@@ -347,7 +347,10 @@ export class TextCleaner {
     this.recent = new Memo(recentEntries);
     this.fuzzyMemo = new Memo(recentEntries);
     this.promoRe = new RegExp(`${WB_START}(?:${alternation(lexicon.promo)})${WB_END}`, 'giu');
-    this.sizeRe = new RegExp(`${WB_START}(?:${alternation(lexicon.sizes)})${WB_END}`, 'giu');
+    // A listed misspelling of a size word is that size ("[quater]"): sizes are removed before words are corrected.
+    const sizes = new Set(lexicon.sizes);
+    const misspelledSizes = [...lexicon.misspellings].filter(([wrong, right]) => /^\p{L}+$/u.test(wrong) && sizes.has(right.toLowerCase())).map(([wrong]) => wrong);
+    this.sizeRe = new RegExp(`${WB_START}(?:${alternation([...lexicon.sizes, ...misspelledSizes])})${WB_END}`, 'giu');
     this.promoPatternRes = promoPatternRes(words);
     this.sizePatternRes = sizePatternRes(words);
     this.spelledQuantityRe = spelledQuantityRe(words);
@@ -454,7 +457,8 @@ export class TextCleaner {
     });
     const halves = /half/iu.test(s) ? [...s.matchAll(HALF_AND_HALF_RE)].map((h) => [h.index, h.index + h[0].length] as const) : [];
     collect(this.sizeRe, 'size', (m) => {
-      const word = m[0].toLowerCase();
+      const written = m[0].toLowerCase();
+      const word = this.misspellings.get(written)?.toLowerCase() ?? written;
       if (halves.some(([from, to]) => m.index >= from && m.index < to)) return false;
       if (word === 'medium' && /^\s*rare/i.test(s.slice(m.index + m[0].length))) return false;
       // "Small Onion Sambar": small onions are shallots, an ingredient.
