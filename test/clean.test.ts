@@ -649,6 +649,17 @@ t.test('a listed misspelling of a size word is removed as that size', async (t) 
   }
 });
 
+t.test('a head count spelled in words after "for" goes at an edge, as one in digits does', async (t) => {
+  const cases: Case[] = [
+    ['Wings Bucket for Two', 'Wings Bucket'],
+    ['Thali for One (Veg)', 'Thali Veg'],
+    ['Family Meal for Four - Non Veg', 'Family Meal Non Veg'],
+    // Not at an edge: the words go on, so the count may be part of the name.
+    ['Tea for Two Special', 'Tea for Two Special'],
+  ];
+  for (const [input, expected] of cases) t.equal(clean(input).text, expected, input);
+});
+
 t.test('corrections name what was folded and what it became', async (t) => {
   t.same(clean('panner tikka').corrections, [{ from: 'panner', to: 'paneer' }]);
   t.same(clean('Chiken Biriyani').corrections, [

@@ -183,8 +183,9 @@ function sizePatternRes(words: WordLexicons): RegExp[] {
     // A bare fraction is a portion: "1/2 Fish Pulusu", "Kabab Masala 1/2" (NFKC writes ½ as 1⁄2).
     new RegExp(`${WB_START}[13]\\s*[/\u2044]\\s*[24](?![\\p{L}\\p{N}/\u2044])`, 'gu'),
     new RegExp(`${WB_START}(?:${literalAlternatives(words.cleaning.pack)})\\s+of\\s+(?:\\d+|${counts})(?:\\s*(?:${pieces}))?${WB_END}`, 'giu'),
-    // "Party for 2 (Veg)", "Hut Treat Meal for 4 - Non Veg", "Platter for 4-Peri Peri Dip": a head count before an edge.
-    new RegExp(`${WB_START}for\\s+\\d{1,2}(?:\\s*(?:-|to)\\s*\\d{1,2})?(?=\\s*(?:$|[)\\]}\\-–—:|,+([{&]|(?:with|non|veg)(?![\\p{L}])))`, 'giu'),
+    // "Party for 2 (Veg)", "Hut Treat Meal for 4 - Non Veg", "Platter for 4-Peri Peri Dip": a head count before an
+    // edge, in digits or in words ("Bucket for Two").
+    new RegExp(`${WB_START}for\\s+(?:\\d{1,2}(?:\\s*(?:-|to)\\s*\\d{1,2})?|(?:${counts})${WB_END})(?=\\s*(?:$|[)\\]}\\-–—:|,+([{&]|(?:with|non|veg)(?![\\p{L}])))`, 'giu'),
     new RegExp(`${WB_START}(?:\\d+\\s*/\\s*\\d+|\\d+(?:\\.\\d+)?(?:\\s*(?:-|to)\\s*\\d+(?:\\.\\d+)?)?)\\s*(?:${UNIT}|${measure})${WB_END}${containerAfterQuantity}(?:\\s+each${WB_END})?`, 'giu'),
     // Nutrition facts printed in the name: "[55g Protein]", "(Protein-25g)", "[284 Kcal]".
     new RegExp(`${WB_START}\\d+(?:\\.\\d+)?\\s*(?:g|gm|gms|grams?)?\\s*(?:-\\s*)?(?:protein|carbs?|carbohydrates?|fats?|fib(?:re|er)|sugars?)${WB_END}`, 'giu'),
@@ -437,8 +438,8 @@ export class TextCleaner {
       for (const re of this.sizePatternRes) collect(re, 'size');
       collect(this.countRe, 'size', (m) => !this.words.countNamed.has((m[2] ?? '').toLowerCase()));
       collect(this.countOfPiecesRe, 'size', (m) => !this.words.countNamed.has((m[1] ?? '').toLowerCase()));
-    } else if (/serv|\bof\s/iu.test(s)) {
-      // Head counts and pack counts spelled out ("Thali (Serves One)", "Naan Set Of Two").
+    } else if (/serv|\b(?:of|for)\s/iu.test(s)) {
+      // Head counts and pack counts spelled out ("Thali (Serves One)", "Naan Set Of Two", "Meal for Two").
       for (const re of this.sizePatternRes) collect(re, 'size');
     }
     collect(this.spelledQuantityRe, 'size');
