@@ -660,6 +660,17 @@ t.test('a head count spelled in words after "for" goes at an edge, as one in dig
   for (const [input, expected] of cases) t.equal(clean(input).text, expected, input);
 });
 
+t.test('a quantity of weight or volume glued to the word before it is removed', async (t) => {
+  const cases: Case[] = [
+    ['Sprite750ml', 'Sprite'],
+    ['Kinley1 Ltr', 'Kinley'],
+    ['Kaju Katli250gm Box', 'Kaju Katli Box'],
+    // A bare letter after a number glued to a word is no unit: "7up", "Omega3" stay.
+    ['Omega3 Salad', 'Omega3 Salad'],
+  ];
+  for (const [input, expected] of cases) t.equal(clean(input).text, expected, input);
+});
+
 t.test('corrections name what was folded and what it became', async (t) => {
   t.same(clean('panner tikka').corrections, [{ from: 'panner', to: 'paneer' }]);
   t.same(clean('Chiken Biriyani').corrections, [

@@ -187,6 +187,9 @@ function sizePatternRes(words: WordLexicons): RegExp[] {
     // edge, in digits or in words ("Bucket for Two").
     new RegExp(`${WB_START}for\\s+(?:\\d{1,2}(?:\\s*(?:-|to)\\s*\\d{1,2})?|(?:${counts})${WB_END})(?=\\s*(?:$|[)\\]}\\-–—:|,+([{&]|(?:with|non|veg)(?![\\p{L}])))`, 'giu'),
     new RegExp(`${WB_START}(?:\\d+\\s*/\\s*\\d+|\\d+(?:\\.\\d+)?(?:\\s*(?:-|to)\\s*\\d+(?:\\.\\d+)?)?)\\s*(?:${UNIT}|${measure})${WB_END}${containerAfterQuantity}(?:\\s+each${WB_END})?`, 'giu'),
+    // A quantity glued to the word before it is still one ("Sprite750ml", "Bisleri1 Ltr"), for the units of weight
+    // and volume, which nothing else ends with (unlike a bare "g" or "l").
+    new RegExp(`(?<=\\p{L})\\d+(?:\\.\\d+)?\\s*(?:${measure})${WB_END}${containerAfterQuantity}`, 'giu'),
     // Nutrition facts printed in the name: "[55g Protein]", "(Protein-25g)", "[284 Kcal]".
     new RegExp(`${WB_START}\\d+(?:\\.\\d+)?\\s*(?:g|gm|gms|grams?)?\\s*(?:-\\s*)?(?:protein|carbs?|carbohydrates?|fats?|fib(?:re|er)|sugars?)${WB_END}`, 'giu'),
     new RegExp(`${WB_START}(?:protein|carbs?|fats?)\\s*[-:]?\\s*\\d+(?:\\.\\d+)?\\s*(?:g|gm|gms|grams?)${WB_END}`, 'giu'),
