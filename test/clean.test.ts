@@ -671,6 +671,16 @@ t.test('a quantity of weight or volume glued to the word before it is removed', 
   for (const [input, expected] of cases) t.equal(clean(input).text, expected, input);
 });
 
+t.test('a bracketed count of things that come free is an offer; a free-from claim stays', async (t) => {
+  const cases: Case[] = [
+    ['Veg Thali Pack Of 5 [1 Thali Free]', 'Veg Thali'],
+    ['Pizza Combo [1 Garlic Bread Free]', 'Pizza Combo'],
+    ['Burger Meal (2 Coke Free)', 'Burger Meal'],
+    ['Cookies Box (6 Gluten Free)', 'Cookies Box Gluten Free'],
+  ];
+  for (const [input, expected] of cases) t.equal(clean(input).text, expected, input);
+});
+
 t.test('corrections name what was folded and what it became', async (t) => {
   t.same(clean('panner tikka').corrections, [{ from: 'panner', to: 'paneer' }]);
   t.same(clean('Chiken Biriyani').corrections, [

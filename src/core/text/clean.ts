@@ -160,6 +160,8 @@ function promoPatternRes(words: WordLexicons): RegExp[] {
     new RegExp(`${WB_START}(?:save|flat)\\s+(?:up\\s*to\\s+)?${CURRENCY}\\s*\\d[\\d,]*(?:\\.\\d+)?(?:\\s*off)?`, 'giu'),
     new RegExp(`${WB_START}buy\\s*(?:\\d+|one|two)\\s*get\\s*(?:\\d+|one|two)(?:\\s*free)?${WB_END}`, 'giu'),
     new RegExp(`${WB_START}(?:free\\s+delivery|free\\s+(?:${literalAlternatives(words.cleaning.freeItem)})\\s+inside)${WB_END}`, 'giu'),
+    // "[1 Coke Free]": a bracketed count of things that come free is an offer too ("2 Sugar Free" is a diet claim).
+    new RegExp(`[([]\\s*\\d{1,2}\\s+[^()[\\]\\d]*?${WB_START}(?<!(?:${literalAlternatives(words.cleaning.freeFrom)})[\\s-]*)free\\s*[)\\]]`, 'giu'),
     // "Choco Lava Cake Multipack (3+1)": a bracketed buy-N-get-M offer.
     /[([]\s*\d+\s*\+\s*\d+\s*(?:free)?\s*[)\]]/giu,
   ];
