@@ -681,6 +681,17 @@ t.test('a bracketed count of things that come free is an offer; a free-from clai
   for (const [input, expected] of cases) t.equal(clean(input).text, expected, input);
 });
 
+t.test('a piece word bracketed alone, or a misspelt piece word after a bracketed count, is a portion', async (t) => {
+  const cases: Case[] = [
+    ['Besan Laddoo ( Piece )', 'Besan Laddoo'],
+    ['Fish Fry (Pcs)', 'Fish Fry'],
+    ['Mutton Chops [4 Picecs] Masala', 'Mutton Chops Masala'],
+    // Unbracketed, the piece word is part of the name.
+    ['Chicken Leg Piece Fry', 'Chicken Leg Piece Fry'],
+  ];
+  for (const [input, expected] of cases) t.equal(clean(input).text, expected, input);
+});
+
 t.test('corrections name what was folded and what it became', async (t) => {
   t.same(clean('panner tikka').corrections, [{ from: 'panner', to: 'paneer' }]);
   t.same(clean('Chiken Biriyani').corrections, [
