@@ -374,6 +374,9 @@ const HALF_AND_FULL: Case[] = [
 
 const SPELLING: Case[] = [
   ['chiken biriyani', 'chicken biryani'],
+  // A letter typed after the last one, which the speller leaves alone, and an -oes plural written -os: listed.
+  ['Chilliy Mushroom Dry', 'Chilli Mushroom Dry'],
+  ['Masala Potatos', 'Masala Potatoes'],
   ['Steem Rice', 'Steamed Rice'],
   ['Chicken Chattinad', 'Chicken Chettinad'],
   ['Paneer Do Piaza', 'Paneer Do Pyaza'],
