@@ -24,7 +24,8 @@ export interface CleanedText {
   readonly text: string;
   /**
    * The dish name as a menu would print it without noise: what a customer is shown as "cleaned". It differs from
-   * `text` only by the spellings menus write on purpose (misspellings.tsv kind `variant`), which it keeps.
+   * `text` only by what the menu wrote on purpose, which it keeps: the spellings of misspellings.tsv kind `variant`,
+   * other romanisations of words of Indian dishes, an abbreviation's full stop and a dash between two of its words.
    */
   readonly name: string;
   /** Noise that was stripped (prices, sizes, promo labels, emojis, decoration), in order of removal. */
