@@ -695,6 +695,19 @@ t.test('a piece word bracketed alone, or a misspelt piece word after a bracketed
   for (const [input, expected] of cases) t.equal(clean(input).text, expected, input);
 });
 
+t.test('a leading "New" is a label unless the next word makes a name with it', async (t) => {
+  const cases: Case[] = [
+    ['New Paneer Tikka Wrap', 'Paneer Tikka Wrap'],
+    ['New McVeggie Meal', 'McVeggie Meal'],
+    ['New York Style Pizza', 'New York Style Pizza'],
+    ['New Delhi Butter Chicken', 'New Delhi Butter Chicken'],
+    ['New Year Plum Cake', 'New Year Plum Cake'],
+    // Inside a name it is left to the edge rules, as before.
+    ['Paneer New Style', 'Paneer New Style'],
+  ];
+  for (const [input, expected] of cases) t.equal(clean(input).text, expected, input);
+});
+
 t.test('corrections name what was folded and what it became', async (t) => {
   t.same(clean('panner tikka').corrections, [{ from: 'panner', to: 'paneer' }]);
   t.same(clean('Chiken Biriyani').corrections, [

@@ -460,6 +460,11 @@ export class TextCleaner {
     collect(this.promoRe, 'promo', (m) => {
       const word = m[0].toLowerCase().replace(/[\s-]+/gu, ' ');
       if (word === 'free' && this.freeFromRe.test(s.slice(0, m.index))) return false;
+      // A leading "New" is the menu's label unless the next word makes a name with it (York, Delhi, Year).
+      if (this.words.leadingPromo.has(word) && s.slice(0, m.index).trim() === '') {
+        const next = /^\s*(\p{L}+)/u.exec(s.slice(m.index + m[0].length))?.[1]?.toLowerCase();
+        if (next !== undefined && !this.words.leadingPromoName.has(next)) return true;
+      }
       return !this.words.edgeOnlyPromo.has(word) || this.atEdge(s, m) || isShouting(m[0]);
     });
     const halves = /half/iu.test(s) ? [...s.matchAll(HALF_AND_HALF_RE)].map((h) => [h.index, h.index + h[0].length] as const) : [];
