@@ -161,7 +161,8 @@ function promoPatternRes(words: WordLexicons): RegExp[] {
     new RegExp(`${WB_START}(?:save|flat)\\s+(?:up\\s*to\\s+)?${CURRENCY}\\s*\\d[\\d,]*(?:\\.\\d+)?(?:\\s*off)?`, 'giu'),
     new RegExp(`${WB_START}buy\\s*(?:\\d+|one|two)\\s*get\\s*(?:\\d+|one|two)(?:\\s*free)?${WB_END}`, 'giu'),
     new RegExp(`${WB_START}(?:free\\s+delivery|free\\s+(?:${literalAlternatives(words.cleaning.freeItem)})\\s+inside)${WB_END}`, 'giu'),
-    // "[1 Coke Free]": a bracketed count of things that come free is an offer too ("2 Sugar Free" is a diet claim).
+    // A bracketed count of things that come free ends with "Free" and is an offer too; a free_from word before the
+    // "Free" makes a diet claim instead.
     new RegExp(`[([]\\s*\\d{1,2}\\s+[^()[\\]\\d]*?${WB_START}(?<!(?:${literalAlternatives(words.cleaning.freeFrom)})[\\s-]*)free\\s*[)\\]]`, 'giu'),
     // "Choco Lava Cake Multipack (3+1)": a bracketed buy-N-get-M offer.
     /[([]\s*\d+\s*\+\s*\d+\s*(?:free)?\s*[)\]]/giu,
@@ -187,10 +188,10 @@ function sizePatternRes(words: WordLexicons): RegExp[] {
     new RegExp(`${WB_START}[13]\\s*[/\u2044]\\s*[24](?![\\p{L}\\p{N}/\u2044])`, 'gu'),
     new RegExp(`${WB_START}(?:${literalAlternatives(words.cleaning.pack)})\\s+of\\s+(?:\\d+|${counts})(?:\\s*(?:${pieces}))?${WB_END}`, 'giu'),
     // "Party for 2 (Veg)", "Hut Treat Meal for 4 - Non Veg", "Platter for 4-Peri Peri Dip": a head count before an
-    // edge, in digits or in words ("Bucket for Two").
+    // edge, in digits or in words ("for Two").
     new RegExp(`${WB_START}for\\s+(?:\\d{1,2}(?:\\s*(?:-|to)\\s*\\d{1,2})?|(?:${counts})${WB_END})(?=\\s*(?:$|[)\\]}\\-–—:|,+([{&]|(?:with|non|veg)(?![\\p{L}])))`, 'giu'),
     new RegExp(`${WB_START}(?:\\d+\\s*/\\s*\\d+|\\d+(?:\\.\\d+)?(?:\\s*(?:-|to)\\s*\\d+(?:\\.\\d+)?)?)\\s*(?:${UNIT}|${measure})${WB_END}${containerAfterQuantity}(?:\\s+each${WB_END})?`, 'giu'),
-    // A quantity glued to the word before it is still one ("Sprite750ml", "Bisleri1 Ltr"), for the units of weight
+    // A quantity glued to the word before it is still one ("Sprite750ml", a brand then "1 Ltr"), for the units of weight
     // and volume, which nothing else ends with (unlike a bare "g" or "l").
     new RegExp(`(?<=\\p{L})\\d+(?:\\.\\d+)?\\s*(?:${measure})${WB_END}${containerAfterQuantity}`, 'giu'),
     // Nutrition facts printed in the name: "[55g Protein]", "(Protein-25g)", "[284 Kcal]".
@@ -445,7 +446,7 @@ export class TextCleaner {
       collect(this.countRe, 'size', (m) => !this.words.countNamed.has((m[2] ?? '').toLowerCase()));
       collect(this.countOfPiecesRe, 'size', (m) => !this.words.countNamed.has((m[1] ?? '').toLowerCase()));
     } else if (/serv|\b(?:of|for)\s/iu.test(s)) {
-      // Head counts and pack counts spelled out ("Thali (Serves One)", "Naan Set Of Two", "Meal for Two").
+      // Head counts and pack counts spelled out ("Thali (Serves One)", "Naan Set Of Two", "for Two").
       for (const re of this.sizePatternRes) collect(re, 'size');
     }
     collect(this.spelledQuantityRe, 'size');
@@ -551,9 +552,9 @@ export class TextCleaner {
       .replace(/[\s\-–—,;:/+&|]+$/u, '')
       .replace(/\s+/g, ' ');
     if (shown) {
-      // The shown name keeps a dash that stands between two of its words as the menu printed it ("Dal Tadka - Jeera
-      // Rice"): it is a separator only where a removal left it dangling at an end. The dashes on both sides of a
-      // removed size are one, and a "+" beside one is the join ("Strips - 5 Pcs + Mousse").
+      // The shown name keeps a dash that stands between two of its words as the menu printed it (a dish, a dash, its
+      // variant): it is a separator only where a removal left it dangling at an end. The dashes on both sides of a
+      // removed size are one, and a "+" beside one (a count between them removed) is the join.
       s = s
         .replace(/(?<=\s)([-–—])[-–—]*(?:\s[-–—/|,]+)*(?=\s)/gu, '$1')
         .replace(/(?<=\s)[/|,]+(?=\s)/gu, ' ')
@@ -562,7 +563,7 @@ export class TextCleaner {
       s = s.replace(/(?<=\s)[-–—/|,]+(?=\s)/gu, ' ');
     }
     // A dash a removal left glued to the next word ("Combo for 4-Cola" → "Combo -Cola"): no word starts with one.
-    // The shown name keeps one the menu itself printed so ("Beer -Ginger").
+    // The shown name keeps one the menu itself printed so (a flavour written "-Ginger").
     s = s
       .replace(/(?<=\s)[-–—]+(?=(\p{L}+))/gu, (m, word: string) =>
         shown && new RegExp(`\\s${escapeRegExp(m)}${escapeRegExp(word)}`, 'u').test(original.normalize('NFKC')) ? m : ' ')
