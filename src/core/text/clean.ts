@@ -24,8 +24,8 @@ export interface CleanedText {
   readonly text: string;
   /**
    * The dish name as a menu would print it without noise: what a customer is shown as "cleaned". It differs from
-   * `text` only by what the menu wrote on purpose, which it keeps: the spellings of misspellings.tsv kind `variant`,
-   * other romanisations of words of Indian dishes, an abbreviation's full stop and a dash between two of its words.
+   * `text` only by what the menu wrote on purpose, which it keeps: the spellings of misspellings.tsv kind `variant`
+   * and other romanisations of words of Indian dishes.
    */
   readonly name: string;
   /** Noise that was stripped (prices, sizes, promo labels, emojis, decoration), in order of removal. */
@@ -506,12 +506,10 @@ export class TextCleaner {
       removed.push({ kind: 'decoration', text: m });
       return ' ';
     });
-    // A full stop after a word or a number is punctuation, never part of the name's reading ("Fries (M).", "Lem...",
-    // "Paneer 555."); a decimal point has a digit after it. One full stop between two words marks an abbreviation
-    // ("Veg.", "Mr."): the shown name keeps it as the menu printed it, the reading drops it (in tidy).
+    // A full stop after a word or a number is punctuation, never part of a dish name ("Veg. Deluxe", "Fries (M).",
+    // "Lem...", "Paneer 555."); a decimal point has a digit after it.
     if (s.includes('.')) {
-      s = s.replace(/(?<=\p{L}|\p{N}|[)\]}]|\s|^)\.+(?=\s|$|[)\]}])/gu, (m, at: number, all: string) => {
-        if (m === '.' && /\p{L}/u.test(all[at - 1] ?? '') && /^\s+\p{L}/u.test(all.slice(at + 1))) return m;
+      s = s.replace(/(?<=\p{L}|\p{N}|[)\]}]|\s|^)\.+(?=\s|$|[)\]}])/gu, (m) => {
         removed.push({ kind: 'decoration', text: m });
         return ' ';
       });
@@ -534,39 +532,20 @@ export class TextCleaner {
     }
 
     const words = this.correctWords(s, corrections);
-    const text = this.tidy(words.folded, original, false);
-    return { original, text, name: this.tidy(words.shown, original, true), removed, corrections };
+    const text = this.tidy(words.folded, original);
+    return { original, text, name: words.shown === words.folded ? text : this.tidy(words.shown, original), removed, corrections };
   }
 
-  /**
-   * The last pass over a cleaned string: spacing, separators left dangling at the ends, one spelling of "+".
-   * `shown`: the name a customer sees keeps the punctuation of the menu's own words (an abbreviation's full stop);
-   * the reading drops it.
-   */
-  private tidy(cleaned: string, original: string, shown: boolean): string {
-    let s = shown ? cleaned : cleaned.replace(/(?<=\p{L})\.(?=\s)/gu, ' ');
-    s = s
+  /** The last pass over a cleaned string: spacing, separators left dangling at the ends, one spelling of "+". */
+  private tidy(cleaned: string, original: string): string {
+    let s = cleaned
       .replace(/\s+/g, ' ')
       .replace(/\s+([,.;:])/g, '$1')
       .replace(/^[\s\-–—,.;:/+&|]+/u, '')
       .replace(/[\s\-–—,;:/+&|]+$/u, '')
-      .replace(/\s+/g, ' ');
-    if (shown) {
-      // The shown name keeps a dash that stands between two of its words as the menu printed it (a dish, a dash, its
-      // variant): it is a separator only where a removal left it dangling at an end. The dashes on both sides of a
-      // removed size are one, and a "+" beside one (a count between them removed) is the join.
-      s = s
-        .replace(/(?<=\s)([-–—])[-–—]*(?:\s[-–—/|,]+)*(?=\s)/gu, '$1')
-        .replace(/(?<=\s)[/|,]+(?=\s)/gu, ' ')
-        .replace(/\s[-–—](?=\s\+)|(?<=\+)\s[-–—](?=\s)/gu, '');
-    } else {
-      s = s.replace(/(?<=\s)[-–—/|,]+(?=\s)/gu, ' ');
-    }
-    // A dash a removal left glued to the next word ("Combo for 4-Cola" → "Combo -Cola"): no word starts with one.
-    // The shown name keeps one the menu itself printed so (a flavour written "-Ginger").
-    s = s
-      .replace(/(?<=\s)[-–—]+(?=(\p{L}+))/gu, (m, word: string) =>
-        shown && new RegExp(`\\s${escapeRegExp(m)}${escapeRegExp(word)}`, 'u').test(original.normalize('NFKC')) ? m : ' ')
+      .replace(/(?<=\s)[-–—/|,]+(?=\s)/gu, ' ')
+      // A dash a removal left glued to the next word ("Combo for 4-Cola" → "Combo -Cola"): no word starts with one.
+      .replace(/(?<=\s)[-–—]+(?=\p{L})/gu, ' ')
       .replace(/\s+/g, ' ')
       .trim();
     // A slash keeps hold of the word it was attached to when a count after it goes ("Roti/2 Naan" → "Roti/Naan").
