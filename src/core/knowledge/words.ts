@@ -48,7 +48,7 @@ export const WORD_LIST_FILES: readonly WordListFile[] = [
   { file: 'tag_roles.tsv', header: ['tag', 'role'], kinds: ['kind', 'section'] },
   { file: 'cleaning_words.tsv', header: ['word', 'kind'], kinds: [
     'edge_only_size', 'leading_portion_name', 'edge_only_promo', 'count_named', 'named_number', 'free_from',
-    'bracketed_size', 'container', 'pack', 'free_item', 'measure', 'offer_bracket',
+    'bracketed_size', 'container', 'pack', 'free_item', 'measure', 'offer_bracket', 'leading_promo', 'leading_promo_name',
   ], phrases: ['edge_only_promo', 'container'] },
   { file: 'devanagari_function_words.tsv', header: ['devanagari', 'latin'] },
   { file: 'nonfood_cues.tsv', header: ['pattern', 'list'], kinds: [
@@ -130,6 +130,9 @@ export interface WordLexicons {
     readonly edgeOnlySize: ReadonlySet<string>;
     readonly leadingPortionName: ReadonlySet<string>;
     readonly edgeOnlyPromo: ReadonlySet<string>;
+    /** Edge-only promo words that are a label when they start the text too ("New"), unless a leadingPromoName follows. */
+    readonly leadingPromo: ReadonlySet<string>;
+    readonly leadingPromoName: ReadonlySet<string>;
     readonly countNamed: ReadonlySet<string>;
     readonly namedNumbers: ReadonlySet<string>;
     readonly freeFrom: readonly string[];
@@ -274,6 +277,8 @@ export function loadWordLexicons(dir: string): WordLexicons {
       edgeOnlySize: set('cleaning_words.tsv', 'edge_only_size'),
       leadingPortionName: set('cleaning_words.tsv', 'leading_portion_name'),
       edgeOnlyPromo: set('cleaning_words.tsv', 'edge_only_promo'),
+      leadingPromo: set('cleaning_words.tsv', 'leading_promo'),
+      leadingPromoName: set('cleaning_words.tsv', 'leading_promo_name'),
       countNamed: set('cleaning_words.tsv', 'count_named'),
       namedNumbers: set('cleaning_words.tsv', 'named_number'),
       freeFrom: entries('cleaning_words.tsv', 'free_from'),

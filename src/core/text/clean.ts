@@ -2,7 +2,7 @@ import { Memo } from '../memo.js';
 import { join } from 'node:path';
 import { readList } from '../knowledge/tsv.js';
 import { readMisspellings } from '../knowledge/spellings.js';
-import type { DishBook } from '../knowledge/dishes.js';
+import { CUISINE_FAMILIES, type DishBook } from '../knowledge/dishes.js';
 import { hasIndicScript, transliterateIndic, type DevanagariTables } from '../knowledge/transliterate.js';
 import { literalAlternatives, type WordLexicons } from '../knowledge/words.js';
 
@@ -24,7 +24,8 @@ export interface CleanedText {
   readonly text: string;
   /**
    * The dish name as a menu would print it without noise: what a customer is shown as "cleaned". It differs from
-   * `text` only by the spellings menus write on purpose (misspellings.tsv kind `variant`), which it keeps.
+   * `text` only by what the menu wrote on purpose, which it keeps: the spellings of misspellings.tsv kind `variant`
+   * and other romanisations of words of Indian dishes.
    */
   readonly name: string;
   /** Noise that was stripped (prices, sizes, promo labels, emojis, decoration), in order of removal. */
@@ -54,6 +55,11 @@ export interface CleaningLexicon {
    * not ("Mtn Dew" is no mutton, "Hai Nan Chicken Rice" no naan).
    */
   readonly keptSpellings: ReadonlyMap<string, readonly (readonly string[])[]>;
+  /**
+   * Lower-case words that only dishes of the Indian cuisines (CUISINE_FAMILIES 'indian') name: romanised Hindi and
+   * Urdu, which menus spell in more than one way.
+   */
+  readonly indianWords: ReadonlySet<string>;
 }
 
 /**
@@ -100,7 +106,15 @@ export function loadCleaningLexicon(dir: string, book: DishBook, devanagari: Dev
       }
     }
   }
+  const indianWords = new Set<string>();
+  const otherWords = new Set<string>();
+  for (const dish of book.dishes) {
+    const into = CUISINE_FAMILIES[dish.cuisine] === 'indian' ? indianWords : otherWords;
+    for (const name of [dish.name, ...dish.aliases]) for (const w of wordsOf(name)) into.add(w);
+  }
+  for (const w of otherWords) indianWords.delete(w);
   return {
+    indianWords,
     realWords: new Set(readList(join(lex, 'real_words.txt'))),
     promo: readList(join(lex, 'promo.txt')).map((p) => p.toLowerCase()),
     sizes: readList(join(lex, 'sizes.txt')).map((p) => p.toLowerCase()),
@@ -147,6 +161,9 @@ function promoPatternRes(words: WordLexicons): RegExp[] {
     new RegExp(`${WB_START}(?:save|flat)\\s+(?:up\\s*to\\s+)?${CURRENCY}\\s*\\d[\\d,]*(?:\\.\\d+)?(?:\\s*off)?`, 'giu'),
     new RegExp(`${WB_START}buy\\s*(?:\\d+|one|two)\\s*get\\s*(?:\\d+|one|two)(?:\\s*free)?${WB_END}`, 'giu'),
     new RegExp(`${WB_START}(?:free\\s+delivery|free\\s+(?:${literalAlternatives(words.cleaning.freeItem)})\\s+inside)${WB_END}`, 'giu'),
+    // A bracketed count of things that come free ends with "Free" and is an offer too; a free_from word before the
+    // "Free" makes a diet claim instead.
+    new RegExp(`[([]\\s*\\d{1,2}\\s+[^()[\\]\\d]*?${WB_START}(?<!(?:${literalAlternatives(words.cleaning.freeFrom)})[\\s-]*)free\\s*[)\\]]`, 'giu'),
     // "Choco Lava Cake Multipack (3+1)": a bracketed buy-N-get-M offer.
     /[([]\s*\d+\s*\+\s*\d+\s*(?:free)?\s*[)\]]/giu,
   ];
@@ -170,9 +187,13 @@ function sizePatternRes(words: WordLexicons): RegExp[] {
     // A bare fraction is a portion: "1/2 Fish Pulusu", "Kabab Masala 1/2" (NFKC writes ½ as 1⁄2).
     new RegExp(`${WB_START}[13]\\s*[/\u2044]\\s*[24](?![\\p{L}\\p{N}/\u2044])`, 'gu'),
     new RegExp(`${WB_START}(?:${literalAlternatives(words.cleaning.pack)})\\s+of\\s+(?:\\d+|${counts})(?:\\s*(?:${pieces}))?${WB_END}`, 'giu'),
-    // "Party for 2 (Veg)", "Hut Treat Meal for 4 - Non Veg", "Platter for 4-Peri Peri Dip": a head count before an edge.
-    new RegExp(`${WB_START}for\\s+\\d{1,2}(?:\\s*(?:-|to)\\s*\\d{1,2})?(?=\\s*(?:$|[)\\]}\\-–—:|,+([{&]|(?:with|non|veg)(?![\\p{L}])))`, 'giu'),
+    // "Party for 2 (Veg)", "Hut Treat Meal for 4 - Non Veg", "Platter for 4-Peri Peri Dip": a head count before an
+    // edge, in digits or in words ("for Two").
+    new RegExp(`${WB_START}for\\s+(?:\\d{1,2}(?:\\s*(?:-|to)\\s*\\d{1,2})?|(?:${counts})${WB_END})(?=\\s*(?:$|[)\\]}\\-–—:|,+([{&]|(?:with|non|veg)(?![\\p{L}])))`, 'giu'),
     new RegExp(`${WB_START}(?:\\d+\\s*/\\s*\\d+|\\d+(?:\\.\\d+)?(?:\\s*(?:-|to)\\s*\\d+(?:\\.\\d+)?)?)\\s*(?:${UNIT}|${measure})${WB_END}${containerAfterQuantity}(?:\\s+each${WB_END})?`, 'giu'),
+    // A quantity glued to the word before it is still one ("Sprite750ml", a brand then "1 Ltr"), for the units of weight
+    // and volume, which nothing else ends with (unlike a bare "g" or "l").
+    new RegExp(`(?<=\\p{L})\\d+(?:\\.\\d+)?\\s*(?:${measure})${WB_END}${containerAfterQuantity}`, 'giu'),
     // Nutrition facts printed in the name: "[55g Protein]", "(Protein-25g)", "[284 Kcal]".
     new RegExp(`${WB_START}\\d+(?:\\.\\d+)?\\s*(?:g|gm|gms|grams?)?\\s*(?:-\\s*)?(?:protein|carbs?|carbohydrates?|fats?|fib(?:re|er)|sugars?)${WB_END}`, 'giu'),
     new RegExp(`${WB_START}(?:protein|carbs?|fats?)\\s*[-:]?\\s*\\d+(?:\\.\\d+)?\\s*(?:g|gm|gms|grams?)${WB_END}`, 'giu'),
@@ -334,7 +355,10 @@ export class TextCleaner {
     this.recent = new Memo(recentEntries);
     this.fuzzyMemo = new Memo(recentEntries);
     this.promoRe = new RegExp(`${WB_START}(?:${alternation(lexicon.promo)})${WB_END}`, 'giu');
-    this.sizeRe = new RegExp(`${WB_START}(?:${alternation(lexicon.sizes)})${WB_END}`, 'giu');
+    // A listed misspelling of a size word is that size ("[quater]"): sizes are removed before words are corrected.
+    const sizes = new Set(lexicon.sizes);
+    const misspelledSizes = [...lexicon.misspellings].filter(([wrong, right]) => /^\p{L}+$/u.test(wrong) && sizes.has(right.toLowerCase())).map(([wrong]) => wrong);
+    this.sizeRe = new RegExp(`${WB_START}(?:${alternation([...lexicon.sizes, ...misspelledSizes])})${WB_END}`, 'giu');
     this.promoPatternRes = promoPatternRes(words);
     this.sizePatternRes = sizePatternRes(words);
     this.spelledQuantityRe = spelledQuantityRe(words);
@@ -421,8 +445,8 @@ export class TextCleaner {
       for (const re of this.sizePatternRes) collect(re, 'size');
       collect(this.countRe, 'size', (m) => !this.words.countNamed.has((m[2] ?? '').toLowerCase()));
       collect(this.countOfPiecesRe, 'size', (m) => !this.words.countNamed.has((m[1] ?? '').toLowerCase()));
-    } else if (/serv|\bof\s/iu.test(s)) {
-      // Head counts and pack counts spelled out ("Thali (Serves One)", "Naan Set Of Two").
+    } else if (/serv|\b(?:of|for)\s/iu.test(s)) {
+      // Head counts and pack counts spelled out ("Thali (Serves One)", "Naan Set Of Two", "for Two").
       for (const re of this.sizePatternRes) collect(re, 'size');
     }
     collect(this.spelledQuantityRe, 'size');
@@ -437,11 +461,17 @@ export class TextCleaner {
     collect(this.promoRe, 'promo', (m) => {
       const word = m[0].toLowerCase().replace(/[\s-]+/gu, ' ');
       if (word === 'free' && this.freeFromRe.test(s.slice(0, m.index))) return false;
+      // A leading "New" is the menu's label unless the next word makes a name with it (York, Delhi, Year).
+      if (this.words.leadingPromo.has(word) && s.slice(0, m.index).trim() === '') {
+        const next = /^\s*(\p{L}+)/u.exec(s.slice(m.index + m[0].length))?.[1]?.toLowerCase();
+        if (next !== undefined && !this.words.leadingPromoName.has(next)) return true;
+      }
       return !this.words.edgeOnlyPromo.has(word) || this.atEdge(s, m) || isShouting(m[0]);
     });
     const halves = /half/iu.test(s) ? [...s.matchAll(HALF_AND_HALF_RE)].map((h) => [h.index, h.index + h[0].length] as const) : [];
     collect(this.sizeRe, 'size', (m) => {
-      const word = m[0].toLowerCase();
+      const written = m[0].toLowerCase();
+      const word = this.misspellings.get(written)?.toLowerCase() ?? written;
       if (halves.some(([from, to]) => m.index >= from && m.index < to)) return false;
       if (word === 'medium' && /^\s*rare/i.test(s.slice(m.index + m[0].length))) return false;
       // "Small Onion Sambar": small onions are shallots, an ingredient.
@@ -590,6 +620,9 @@ export class TextCleaner {
         fixed = near === null ? null : this.misspellings.get(near) ?? near;
         // A typo of a deliberate spelling is shown as that spelling ("Biriyanni" → "Biriyani"), read as its fold.
         shownFix = near !== null && this.variants.has(near) ? near : null;
+        // A word that differs from a word of Indian dishes only as two romanisations of one Hindi or Urdu word differ
+        // is a spelling the menu chose: it is read as the known word and shown as written.
+        kept = near !== null && this.lexicon.indianWords.has(near) && isRomanisationVariant(lower, near);
       }
       if (fixed !== null && fixed.toLowerCase() !== lower) {
         const styled = caseLike(core, fixed);
@@ -707,6 +740,34 @@ function isTailEdit(a: string, b: string): boolean {
   // of its letters doubled.
   const doubled = long.length === short.length + 1 && prefix >= 1 && long[prefix] === long[prefix - 1] && long.slice(prefix + 1) === short.slice(prefix);
   return !stutter && !doubled;
+}
+
+/**
+ * Whether `a` and `b` differ by one edit that romanising Hindi and Urdu words makes either way: the short "a" written
+ * or left out between two consonants (Tangadi/Tangdi), an "h" of breath after a consonant written or left out
+ * (Bhukhara/Bukhara), or the flapped d written as "d" or "r" (Marwadi/Marwari). A doubled letter is not among them:
+ * it is a typo (Biryaani, Kulffi).
+ */
+export function isRomanisationVariant(a: string, b: string): boolean {
+  const consonant = (c: string | undefined): boolean => c !== undefined && /[bcdfghjklmnpqrstvwxz]/u.test(c);
+  if (a.length === b.length) {
+    let diff = -1;
+    for (let i = 0; i < a.length; i++) {
+      if (a[i] === b[i]) continue;
+      if (diff >= 0) return false;
+      diff = i;
+    }
+    return diff >= 0 && new Set([a[diff], b[diff]]).size === 2 && [a[diff], b[diff]].every((c) => c === 'd' || c === 'r');
+  }
+  const [long, short] = a.length > b.length ? [a, b] : [b, a];
+  if (long.length !== short.length + 1) return false;
+  let i = 0;
+  while (i < short.length && long[i] === short[i]) i++;
+  if (long.slice(i + 1) !== short.slice(i)) return false;
+  // long[i] is the added letter; the letters around it are long[i - 1] and long[i + 1].
+  const added = long[i]!, before = long[i - 1], after = long[i + 1];
+  if (added === 'a') return consonant(before) && consonant(after);
+  return added === 'h' && consonant(before) && before !== 'h';
 }
 
 function isShouting(s: string): boolean {
