@@ -164,6 +164,9 @@ const SIZES: Case[] = [
   ['2 Cold Coffee @149 each', 'Cold Coffee'],
   ['Dum Ki Chai Flask (Tea) (Serving 5 cups)', 'Dum Ki Chai Flask Tea'],
   ['Crunchy Chicken Nuggets (Six Pcs).', 'Crunchy Chicken Nuggets'],
+  // A count of packs in words, as one in digits ("[4 Box]").
+  ['Mini Veg Platter [Three Boxes]', 'Mini Veg Platter'],
+  ['Kaju Katli Two Packets', 'Kaju Katli'],
   ['Nafees Laccha Paratha (Pack of 2)', 'Nafees Laccha Paratha'],
   ['Ghee Phulka [Pack of 4]', 'Ghee Phulka'],
   ['Create Your Flavour Fun Combo - Box Of 4 - Veg', 'Create Your Flavour Fun Combo Veg'],

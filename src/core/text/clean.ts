@@ -207,9 +207,14 @@ function sizePatternRes(words: WordLexicons): RegExp[] {
 function spelledQuantityRe(words: WordLexicons): RegExp {
   return new RegExp(`${WB_START}(?:${literalAlternatives([...words.numbers.quantity.keys()])})\\s*(?:${literalAlternatives(words.cleaning.measure)})${WB_END}`, 'giu');
 }
-/** A count spelled out before a piece unit: "Crunchy Chicken Nuggets (Six Pcs)". */
+/** A count spelled out before a piece unit or a pack word, as one in digits is: "Crunchy Chicken Nuggets (Six Pcs)",
+ * "Veg Platter [Three Boxes]". */
 function wordCountRe(words: WordLexicons): RegExp {
-  return new RegExp(`${WB_START}(?:${literalAlternatives([...words.numbers.spelledCount.keys()])})\\s+(?:pcs?|pieces?|nos?)${WB_END}`, 'giu');
+  return new RegExp(`${WB_START}(?:${literalAlternatives([...words.numbers.spelledCount.keys()])})\\s+(?:pcs?|pieces?|nos?|(?:${literalAlternatives(words.cleaning.pack)})(?:e?s)?)${WB_END}`, 'giu');
+}
+/** Whether a text may hold such a count: one of its unit words. */
+function wordCountCueRe(words: WordLexicons): RegExp {
+  return new RegExp(`(?:pc|piece|no|${literalAlternatives(words.cleaning.pack)})(?:e?s)?${WB_END}`, 'iu');
 }
 /** A count before the word a piece word qualifies: the count goes, the pieces stay ("Chicken 5 Leg Piece Bucket"),
  * unless the count names the word ("4 Cheese Slice"). */
@@ -314,6 +319,7 @@ export class TextCleaner {
   private readonly sizePatternRes: readonly RegExp[];
   private readonly spelledQuantityRe: RegExp;
   private readonly wordCountRe: RegExp;
+  private readonly wordCountCueRe: RegExp;
   private readonly countOfPiecesRe: RegExp;
   private readonly countRe: RegExp;
   private readonly bracketedSizeRe: RegExp;
@@ -363,6 +369,7 @@ export class TextCleaner {
     this.sizePatternRes = sizePatternRes(words);
     this.spelledQuantityRe = spelledQuantityRe(words);
     this.wordCountRe = wordCountRe(words);
+    this.wordCountCueRe = wordCountCueRe(words);
     this.countOfPiecesRe = countOfPiecesRe(words);
     this.countRe = countRe(words);
     this.bracketedSizeRe = bracketedSizeRe(words);
@@ -451,7 +458,7 @@ export class TextCleaner {
     }
     collect(this.spelledQuantityRe, 'size');
     const hasBracket = /[([{]/u.test(s);
-    if (/(?:pc|piece|no)s?\b/iu.test(s)) collect(this.wordCountRe, 'size');
+    if (this.wordCountCueRe.test(s)) collect(this.wordCountRe, 'size');
     if (hasBracket) {
       collect(this.bracketedSizeRe, 'size');
       collect(BRACKETED_MARK_RE, 'decoration');
