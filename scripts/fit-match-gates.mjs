@@ -16,8 +16,9 @@ import { dirname } from 'node:path';
 import { loadConfig } from '../dist/src/config.js';
 import { Services } from '../dist/src/core/services.js';
 import { parseMenuText } from '../dist/src/core/menu-text.js';
-import { judgePairs, MATCH_GATES_FORMAT, MATCH_GATES_PATH, DIFFERENT_DISH_PROBABILITY, SAME_DISH_PROBABILITY } from '../dist/src/core/match.js';
+import { judgePairs, passesGates, MATCH_GATES_FORMAT, MATCH_GATES_PATH, DIFFERENT_DISH_PROBABILITY, SAME_DISH_PROBABILITY } from '../dist/src/core/match.js';
 import { parseCosineThreshold } from '../dist/src/routes/match.js';
+import { dot } from '../dist/src/core/inference/encoder.js';
 import { loadDevSets } from '../dist/eval/sets.js';
 
 const outAt = process.argv.indexOf('--out');
@@ -33,7 +34,6 @@ const rows = sets.match.flatMap((m) => m.rows);
 const threshold = parseCosineThreshold(undefined);
 const texts = rows.flatMap((r) => [r.text_a, r.text_b]).map((t) => parseMenuText(services.knowledge, t));
 const vectors = await services.requireEncoder().encode(texts.map((t) => t.english), 384);
-const dot = (a, b) => a.reduce((s, v, i) => s + v * b[i], 0);
 const pairs = rows.map((_, i) => [texts[2 * i], texts[2 * i + 1]]);
 const cosines = rows.map((_, i) => dot(vectors[2 * i], vectors[2 * i + 1]));
 const verdicts = await judgePairs(services.knowledge, pairs, cosines, threshold, services.pairPrecision());
@@ -42,7 +42,7 @@ function right(veto, confirm) {
   let n = 0;
   verdicts.forEach((v, i) => {
     const p = v.reranker_score;
-    const match = p !== null && !v.dietary_conflict && !v.protein_conflict && ((v.cosine >= threshold && p >= veto) || p >= confirm);
+    const match = p !== null && !v.dietary_conflict && !v.protein_conflict && passesGates(v.cosine, p, threshold, { vetoBelow: veto, confirmAt: confirm });
     if (match === rows[i].same) n++;
   });
   return n;

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readFittedFile } from './fitted-file.js';
 import { join, relative } from 'node:path';
 import { MODELS_DIR, REPO_ROOT } from './paths.js';
 import type { Knowledge } from './knowledge/index.js';
@@ -83,9 +84,7 @@ interface HeadFile {
 
 /** Reads and shape-checks a head file; throws with the file name on anything malformed. */
 export function readLinearHead(path: string): LinearHead {
-  const raw = JSON.parse(readFileSync(path, 'utf8')) as HeadFile;
-  const where = path.replace(/^.*\/models\//, 'models/');
-  if (raw.format !== HEAD_FORMAT) throw new Error(`${where}: format "${raw.format}", expected ${HEAD_FORMAT}`);
+  const { raw, where } = readFittedFile<HeadFile>(path, HEAD_FORMAT);
   const inputs = raw.embedding_dim + raw.extra_features.length;
   if (raw.weights.length !== raw.labels.length || raw.bias.length !== raw.labels.length) {
     throw new Error(`${where}: ${raw.labels.length} labels but ${raw.weights.length} weight rows and ${raw.bias.length} biases`);

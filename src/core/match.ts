@@ -8,7 +8,7 @@ import { editDistance } from './text/clean.js';
 import { sameDishKey } from './knowledge/equivalents.js';
 import { spelledAlike } from './defining-words.js';
 import { brandsDiffer, brandsOf } from './knowledge/brands.js';
-import { readFileSync } from 'node:fs';
+import { readFittedFile } from './fitted-file.js';
 import { join } from 'node:path';
 import { MODELS_DIR } from './paths.js';
 
@@ -75,9 +75,7 @@ export const COSINE_CALIBRATION_FORMAT = 'menu-intelligence/cosine-calibration@1
 export const COSINE_CALIBRATION_PATH = join(MODELS_DIR, 'calibration', 'same-dish-cosine.json');
 
 export function readCosineCalibration(path: string = COSINE_CALIBRATION_PATH): CosineCalibration {
-  const raw = JSON.parse(readFileSync(path, 'utf8')) as { format?: string; encoder?: unknown; slope?: unknown; midpoint?: unknown };
-  const where = path.replace(/^.*\/models\//, 'models/');
-  if (raw.format !== COSINE_CALIBRATION_FORMAT) throw new Error(`${where}: format "${raw.format}", expected ${COSINE_CALIBRATION_FORMAT}`);
+  const { raw, where } = readFittedFile<{ format?: string; encoder?: unknown; slope?: unknown; midpoint?: unknown }>(path, COSINE_CALIBRATION_FORMAT);
   const { encoder, slope, midpoint } = raw;
   if (typeof encoder !== 'string' || typeof slope !== 'number' || typeof midpoint !== 'number' || !(slope > 0) || !Number.isFinite(midpoint)) {
     throw new Error(`${where}: needs an encoder id, a positive slope and a finite midpoint`);
@@ -112,15 +110,18 @@ export function dishIdentity(a: ItemProfile, b: ItemProfile): 'same' | 'differen
   return bothConfident(a, b) ? 'different' : null;
 }
 
+/** The decision on a pair without a conflict: over the threshold unless vetoed, or under it when confirmed. */
+export function passesGates(cosine: number, precision: number, cosineThreshold: number, gates: MatchGates): boolean {
+  return (cosine >= cosineThreshold && precision >= gates.vetoBelow) || precision >= gates.confirmAt;
+}
+
 export const MATCH_GATES_FORMAT = 'menu-intelligence/match-gates@1';
 export const MATCH_GATES_PATH = join(MODELS_DIR, 'calibration', 'match-gates.json');
 
 /** Reads the fitted gates. A knowledge-base identity must still decide a pair alone (verdictsOnly relies on it): the
  * veto lies above DIFFERENT_DISH_PROBABILITY and the confirmation at or below SAME_DISH_PROBABILITY. */
 export function readMatchGates(path: string = MATCH_GATES_PATH): MatchGates {
-  const raw = JSON.parse(readFileSync(path, 'utf8')) as { format?: string; veto_below?: unknown; confirm_at?: unknown };
-  const where = path.replace(/^.*\/models\//, 'models/');
-  if (raw.format !== MATCH_GATES_FORMAT) throw new Error(`${where}: format "${raw.format}", expected ${MATCH_GATES_FORMAT}`);
+  const { raw, where } = readFittedFile<{ format?: string; veto_below?: unknown; confirm_at?: unknown }>(path, MATCH_GATES_FORMAT);
   const { veto_below: vetoBelow, confirm_at: confirmAt } = raw;
   if (typeof vetoBelow !== 'number' || typeof confirmAt !== 'number' || !(vetoBelow > DIFFERENT_DISH_PROBABILITY) || !(confirmAt <= SAME_DISH_PROBABILITY) || !(vetoBelow <= confirmAt)) {
     throw new Error(`${where}: needs ${DIFFERENT_DISH_PROBABILITY} < veto_below ≤ confirm_at ≤ ${SAME_DISH_PROBABILITY}`);
@@ -325,7 +326,7 @@ export async function judgePairs(
     if (identity === 'same') p = Math.max(p, SAME_DISH_PROBABILITY);
     else if (identity === 'different') p = Math.min(p, DIFFERENT_DISH_PROBABILITY);
     const conflict = flags[i]!.dietary_conflict || flags[i]!.protein_conflict;
-    const match = !conflict && ((cosine >= cosineThreshold && p >= precision.gates.vetoBelow) || p >= precision.gates.confirmAt);
+    const match = !conflict && passesGates(cosine, p, cosineThreshold, precision.gates);
     return { cosine, reranker_score: Math.round(p * 1e4) / 1e4, match, ...flags[i]! };
   });
 }

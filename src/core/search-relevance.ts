@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFittedFile } from './fitted-file.js';
 import { join } from 'node:path';
 import { courseGroup, type Dish } from './knowledge/dishes.js';
 import type { Knowledge } from './knowledge/index.js';
@@ -242,9 +242,7 @@ interface RankerFile {
 
 /** Reads and checks a ranker file: its features must be RELEVANCE_FEATURES, by name and in order. */
 export function readSearchRanker(path: string = SEARCH_RANKER_PATH): SearchRanker {
-  const raw = JSON.parse(readFileSync(path, 'utf8')) as RankerFile;
-  const where = path.replace(/^.*\/models\//, 'models/');
-  if (raw.format !== RANKER_FORMAT) throw new Error(`${where}: format "${raw.format}", expected ${RANKER_FORMAT}`);
+  const { raw, where } = readFittedFile<RankerFile>(path, RANKER_FORMAT);
   const names = RELEVANCE_FEATURE_NAMES;
   if (raw.features.length !== names.length || raw.features.some((f, i) => f !== names[i])) {
     throw new Error(`${where}: fitted on features [${raw.features.join(', ')}], the code computes [${names.join(', ')}]: refit with scripts/fit-search-ranker.mjs`);

@@ -207,14 +207,18 @@ function sizePatternRes(words: WordLexicons): RegExp[] {
 function spelledQuantityRe(words: WordLexicons): RegExp {
   return new RegExp(`${WB_START}(?:${literalAlternatives([...words.numbers.quantity.keys()])})\\s*(?:${literalAlternatives(words.cleaning.measure)})${WB_END}`, 'giu');
 }
+/** The units a count spelled in words may count: pieces and packs, singular or plural. */
+function countedUnits(words: WordLexicons): string {
+  return `(?:pc|piece|no|${literalAlternatives(words.cleaning.pack)})(?:e?s)?`;
+}
 /** A count spelled out before a piece unit or a pack word, as one in digits is: "Crunchy Chicken Nuggets (Six Pcs)",
  * "Veg Platter [Three Boxes]". */
 function wordCountRe(words: WordLexicons): RegExp {
-  return new RegExp(`${WB_START}(?:${literalAlternatives([...words.numbers.spelledCount.keys()])})\\s+(?:pcs?|pieces?|nos?|(?:${literalAlternatives(words.cleaning.pack)})(?:e?s)?)${WB_END}`, 'giu');
+  return new RegExp(`${WB_START}(?:${literalAlternatives([...words.numbers.spelledCount.keys()])})\\s+${countedUnits(words)}${WB_END}`, 'giu');
 }
 /** Whether a text may hold such a count: one of its unit words. */
 function wordCountCueRe(words: WordLexicons): RegExp {
-  return new RegExp(`(?:pc|piece|no|${literalAlternatives(words.cleaning.pack)})(?:e?s)?${WB_END}`, 'iu');
+  return new RegExp(`${countedUnits(words)}${WB_END}`, 'iu');
 }
 /** A count before the word a piece word qualifies: the count goes, the pieces stay ("Chicken 5 Leg Piece Bucket"),
  * unless the count names the word ("4 Cheese Slice"). */
