@@ -53,6 +53,9 @@ export interface AnnIndex {
 
 const require = createRequire(import.meta.url);
 
+/** From this many rows in one add, usearch builds with every core (see UsearchIndex.add). */
+const PARALLEL_ADD_ROWS = 4096;
+
 function threads(): number {
   return Math.max(1, availableParallelism());
 }
@@ -73,7 +76,11 @@ class UsearchIndex implements AnnIndex {
       multi: false,
     });
     if (path) this.index.load(path);
+    this.threads = path ? threads() : 1;
   }
+
+  /** Threads of the adds so far (a loaded index: every core). */
+  private threads: number;
 
   size(): number {
     return this.index.size();
@@ -84,14 +91,19 @@ class UsearchIndex implements AnnIndex {
     if (rows === 0) return;
     const keys = new BigUint64Array(rows);
     for (let r = 0; r < rows; r++) keys[r] = BigInt(firstKey + r);
-    this.index.add(keys, matrix, threads());
+    // A graph that several threads build depends on how their inserts interleave, so it can differ from run to run;
+    // one thread builds the same graph every time. Small indexes (a menu, a small catalog) take one thread: a few ms.
+    // usearch sizes its per-thread search state to the threads of the last add, so once an index has used every core
+    // it keeps doing so, and searches never use more threads than the adds did.
+    this.threads = this.threads > 1 || rows >= PARALLEL_ADD_ROWS ? threads() : 1;
+    this.index.add(keys, matrix, this.threads);
   }
 
   search(queries: Float32Array, k: number): AnnHits {
     const rows = queries.length / this.dim;
     const out = { keys: new Int32Array(rows * k).fill(-1), scores: new Float32Array(rows * k) };
     if (rows === 0 || this.index.size() === 0) return out;
-    const hits = this.index.search(queries, k, threads()) as unknown as { keys: BigUint64Array; distances: Float32Array; counts?: BigUint64Array };
+    const hits = this.index.search(queries, k, this.threads) as unknown as { keys: BigUint64Array; distances: Float32Array; counts?: BigUint64Array };
     const stride = hits.keys.length / rows;
     for (let r = 0; r < rows; r++) {
       const found = hits.counts ? Number(hits.counts[r]) : stride;
