@@ -14,6 +14,8 @@ import { loadDishBook } from '../dist/src/core/knowledge/dishes.js';
 import { readTsv } from '../dist/src/core/knowledge/tsv.js';
 import { KNOWLEDGE_DIR } from '../dist/src/core/paths.js';
 import { COSINE_CALIBRATION_FORMAT, COSINE_CALIBRATION_PATH } from '../dist/src/core/match.js';
+import { menuVectors } from '../dist/src/core/menu-vector.js';
+import { parseMenuText } from '../dist/src/core/menu-text.js';
 
 const outAt = process.argv.indexOf('--out');
 const OUT = outAt >= 0 ? process.argv[outAt + 1] : COSINE_CALIBRATION_PATH;
@@ -29,8 +31,13 @@ for (const d of loadDishBook().dishes) for (const a of d.aliases) if (/^[\x20-\x
 const negatives = readTsv(join(KNOWLEDGE_DIR, 'hard_negatives.tsv'), ['text_a', 'text_b', 'kind', 'note']).map((r) => [r.cells[0], r.cells[1]]);
 const pairs = [...positives.slice(0, PER_SIDE), ...negatives.slice(0, PER_SIDE)];
 const labels = pairs.map((_, i) => (i < Math.min(positives.length, PER_SIDE) ? 1 : 0));
-const a = await services.embedTexts(pairs.map((p) => p[0]), 384);
-const b = await services.embedTexts(pairs.map((p) => p[1]), 384);
+// The calibration answers where the knowledge base is silent, so it is fitted on menu vectors without the dish anchor
+// (menu-vector.ts): anchored, every alias here would meet its dish's name and the fit would learn the knowledge base,
+// not the encoder.
+const plain = { anchorWeight: 0 };
+const embed = async (texts) => ({ vectors: await menuVectors(services.requireEncoder(), plain, texts.map((t) => parseMenuText(services.knowledge, t)), 384) });
+const a = await embed(pairs.map((p) => p[0]));
+const b = await embed(pairs.map((p) => p[1]));
 const cos = pairs.map((_, i) => a.vectors[i].reduce((s, v, k) => s + v * b.vectors[i][k], 0));
 
 // Logistic regression on one input, p = σ(slope · (cosine − midpoint)), by Newton's method on (slope, intercept).

@@ -33,7 +33,7 @@ const sets = loadDevSets();
 const rows = sets.match.flatMap((m) => m.rows);
 const threshold = parseCosineThreshold(undefined);
 const texts = rows.flatMap((r) => [r.text_a, r.text_b]).map((t) => parseMenuText(services.knowledge, t));
-const vectors = await services.requireEncoder().encode(texts.map((t) => t.english), 384);
+const vectors = await services.vectorsOf(texts, 384);
 const pairs = rows.map((_, i) => [texts[2 * i], texts[2 * i + 1]]);
 const cosines = rows.map((_, i) => dot(vectors[2 * i], vectors[2 * i + 1]));
 const verdicts = await judgePairs(services.knowledge, pairs, cosines, threshold, services.pairPrecision());

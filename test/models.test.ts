@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../src/core/paths.js';
 import { CLASSIFIER_DIR } from '../src/core/classify.js';
+import { MENU_VECTOR_PATH, readMenuVectorSpec } from '../src/core/menu-vector.js';
 import { COSINE_CALIBRATION_PATH, MATCH_GATES_FORMAT, MATCH_GATES_PATH, readCosineCalibration, readMatchGates } from '../src/core/match.js';
 import { readSearchRanker } from '../src/core/search-relevance.js';
 
@@ -98,6 +99,15 @@ t.test('the search ranker and the cosine calibration were fitted on the served e
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'g.json'), JSON.stringify({ format: MATCH_GATES_FORMAT, veto_below: 0.05, confirm_at: 0.4 }));
   t.throws(() => readMatchGates(join(dir, 'g.json')), /veto_below/);
+});
+
+t.test('the menu vector was fitted for the served encoder', async (t) => {
+  const spec = readMenuVectorSpec();
+  t.equal(spec.encoder, manifest.serve.biencoder);
+  const raw = JSON.parse(readFileSync(MENU_VECTOR_PATH, 'utf8')) as { fitted_by: string; data: { sha256: string }; metrics: { development: { pair_auc: number }; without_anchor: { pair_auc: number } } };
+  t.match(raw.fitted_by, /fit-menu-vector/);
+  t.match(raw.data.sha256, /^[0-9a-f]{64}$/);
+  t.ok(raw.metrics.development.pair_auc >= raw.metrics.without_anchor.pair_auc, 'the fit is no worse than no anchor on its own data');
 });
 
 t.test('the classifier heads were fitted to the served encoder, delta and all', async (t) => {

@@ -14,6 +14,7 @@ const dist = new URL('../../dist/src/', import.meta.url);
 const { loadConfig } = await import(new URL('config.js', dist));
 const { Services } = await import(new URL('core/services.js', dist));
 const { readList } = await import(new URL('core/knowledge/tsv.js', dist));
+const { parseCleanedText } = await import(new URL('core/menu-text.js', dist));
 const { KNOWLEDGE_DIR, MODELS_DIR } = await import(new URL('core/paths.js', dist));
 const { CUISINE_LABELS, COURSES } = await import(new URL('core/knowledge/dishes.js', dist));
 const { CUISINE_EXTRA_FEATURES, cuisineExtraFeatures } = await import(new URL('core/classify.js', dist));
@@ -120,7 +121,7 @@ for (const [file, y] of [['grocery.txt', 1], ['pharmacy.txt', 2], ['merchandise.
 const previous = new Map();
 if (existsSync(join(WORK, 'meta.json')) && existsSync(join(WORK, 'vectors.f32'))) {
   const oldMeta = JSON.parse(readFileSync(join(WORK, 'meta.json'), 'utf8'));
-  if (oldMeta.encoder === encoderId && encoderGraph !== null && oldMeta.encoder_graph_sha256 === encoderGraph) {
+  if (oldMeta.encoder === encoderId && encoderGraph !== null && oldMeta.encoder_graph_sha256 === encoderGraph && oldMeta.menu_vector === services.menuVectorId) {
     const oldTexts = JSON.parse(readFileSync(join(WORK, 'texts.json'), 'utf8'));
     const buf = readFileSync(join(WORK, 'vectors.f32'));
     const oldVectors = new Float32Array(buf.buffer, buf.byteOffset, buf.byteLength / 4);
@@ -138,7 +139,8 @@ texts.forEach((t, i) => {
 const CHUNK = 512;
 for (let i = 0; i < missing.length; i += CHUNK) {
   const idx = missing.slice(i, i + CHUNK);
-  const encoded = await services.requireEncoder().encode(idx.map((k) => texts[k]), 384);
+  // The vectors the service serves for these texts (menu vectors: English food words, anchored to their dish).
+  const encoded = await services.vectorsOf(idx.map((k) => parseCleanedText(knowledge, texts[k])), 384);
   encoded.forEach((v, k) => vectors.set(v, idx[k] * 384));
 }
 const embedSeconds = (performance.now() - t0) / 1000;
@@ -155,6 +157,7 @@ writeFileSync(join(WORK, 'nonfood.json'), JSON.stringify(nonfood));
 writeFileSync(join(WORK, 'meta.json'), JSON.stringify({
   encoder: encoderId,
   encoder_graph_sha256: encoderGraph,
+  menu_vector: services.menuVectorId,
   encoder_delta_sha256: encoderDelta,
   dim: 384,
   cuisine_labels: CUISINE_LABELS,

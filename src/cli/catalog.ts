@@ -1,6 +1,7 @@
 import cliProgress from 'cli-progress';
 import { loadConfig, type Config } from '../config.js';
 import { Services } from '../core/services.js';
+import { parseCleanedText } from '../core/menu-text.js';
 import {
   CatalogInterrupted,
   DEFAULT_THRESHOLD,
@@ -189,7 +190,8 @@ export async function loadCatalogDeps(config: Config): Promise<{ deps: CatalogDe
   const encoder = services.requireEncoder();
   return {
     deps: {
-      embedder: { id: encoder.model.id, dim: 384, embed: (texts) => encoder.encode(texts, 384) },
+      // The store holds cleaned texts; each is read as one to make its menu vector, as /dedup makes it.
+      embedder: { id: services.menuVectorId, dim: 384, embed: (texts) => services.vectorsOf(texts.map((t) => parseCleanedText(services.knowledge, t)), 384) },
       knowledge: services.knowledge,
       precision: services.pairPrecision(),
       headModelId: services.modelId,

@@ -26,8 +26,8 @@ export async function readSearch(s: Services, queryText: string, corpusTexts: re
   const spelled = s.requireQuerySpeller().correct(queryText, corpusTexts).text;
   const query = parseMenuText(k, spelled);
   const corpus = corpusTexts.map((t) => parseMenuText(k, t));
-  const corpusVectors = embeddings ?? (await enc.encode(corpus.map((t) => t.text), dimension));
-  const [queryVector] = await enc.encode([query.english], dimension);
+  const corpusVectors = embeddings ?? (await s.vectorsOf(corpus, dimension));
+  const [queryVector] = await s.vectorsOf([query], dimension);
   const understanding = understandQuery(query);
   const qv = conceptualQueryVector(queryVector!, understanding, s.conceptCentroids, enc, dimension);
   const matrix = new Float32Array(corpusVectors.length * dimension);

@@ -12,6 +12,7 @@ import { readCosineCalibration, readMatchGates, type CosineCalibration, type Mat
 import { buildConceptCentroids, type ConceptCentroids } from './search.js';
 import { loadKnowledge, type Knowledge } from './knowledge/index.js';
 import { parseMenuText, type MenuText } from './menu-text.js';
+import { menuVectors, readMenuVectorSpec, type MenuVectorSpec } from './menu-vector.js';
 import { ServiceMetrics } from './metrics.js';
 
 export type ServiceState = 'loading' | 'ready' | 'failed';
@@ -172,8 +173,25 @@ export class Services {
    * share one vector. */
   async embedTexts(texts: readonly string[], dimension: Dimension): Promise<EmbeddedTexts> {
     const read = texts.map((t) => parseMenuText(this.knowledge, t));
-    const vectors = await this.requireEncoder().encode(read.map((t) => t.text), dimension);
-    return { texts: read, vectors };
+    return { texts: read, vectors: await this.vectorsOf(read, dimension) };
+  }
+
+  /** The menu vectors of read texts (menu-vector.ts): what /embed returns and every stage compares. */
+  vectorsOf(texts: readonly MenuText[], dimension: Dimension): Promise<Float32Array[]> {
+    return menuVectors(this.requireEncoder(), this.menuVector, texts, dimension);
+  }
+
+  /** How a text's vector is made for the served encoder (models/calibration/menu-vector.json), read on first use so
+   * scripts/fit-menu-vector.mjs can run a service before the file it writes exists. */
+  get menuVector(): MenuVectorSpec {
+    return (this.menuVectorValue ??= readMenuVectorSpec());
+  }
+  private menuVectorValue: MenuVectorSpec | undefined;
+
+  /** Names the menu vectors (encoder and how they are anchored): stored vectors of another id are stale. */
+  get menuVectorId(): string {
+    const { anchorWeight } = this.menuVector;
+    return anchorWeight === 0 ? this.requireEncoder().model.id : `${this.requireEncoder().model.id}+anchor-${anchorWeight}`;
   }
 
   /** What scores same-dish pairs after the knowledge base: the cross-encoder when one is built and loaded (and `model`

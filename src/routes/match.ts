@@ -65,7 +65,7 @@ export const matchRoute: Route<{ pairs: TextPair[]; threshold: number }, MatchRe
     const s = ctx.services;
     const texts = req.pairs.flatMap((p) => [p.text_a, p.text_b]).map((t) => parseMenuText(s.knowledge, t));
     // Both sides are embedded with other-language food words in English, so "Crevettes à l'ail" meets "Garlic Prawns".
-    const vectors = await s.requireEncoder().encode(texts.map((t) => t.english), 384);
+    const vectors = await s.vectorsOf(texts, 384);
     const pairs = req.pairs.map((_, i) => [texts[2 * i]!, texts[2 * i + 1]!] as const);
     const cosines = req.pairs.map((_, i) => dot(vectors[2 * i]!, vectors[2 * i + 1]!));
     const verdicts = await judgePairs(s.knowledge, pairs, cosines, req.threshold, s.pairPrecision());
