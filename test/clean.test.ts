@@ -380,7 +380,8 @@ const SPELLING: Case[] = [
   // A letter typed after the last one, which the speller leaves alone, and an -oes plural written -os: listed.
   ['Chilliy Mushroom Dry', 'Chilli Mushroom Dry'],
   ['Masala Potatos', 'Masala Potatoes'],
-  ['Steem Rice', 'Steamed Rice'],
+  // Steem is a typo of steam (the menus' Steam Rice), not of steamed.
+  ['Steem Rice', 'Steam Rice'],
   ['Chicken Chattinad', 'Chicken Chettinad'],
   ['Paneer Do Piaza', 'Paneer Do Pyaza'],
   ['Chicken Biriyani', 'Chicken Biryani'],
@@ -566,6 +567,9 @@ t.test('the shown name corrects typos and keeps the spellings menus write on pur
     ['Chicken Biryani', 'Chicken Biryani', 'Chicken Biryani'],
     ['Paneer Do Piaza', 'Paneer Do Piaza', 'Paneer Do Pyaza'],
     ['Panner Manchuriya', 'Paneer Manchuriya', 'Paneer Manchurian'],
+    // Rayta is a spelling menus choose for raita; Schzwan only drops a letter of Schezwan.
+    ['Boondi Rayta', 'Boondi Rayta', 'Boondi Raita'],
+    ['Schzwan Noodles', 'Schezwan Noodles', 'Schezwan Noodles'],
   ];
   for (const [input, name, text] of cases) {
     const c = clean(input);
