@@ -375,6 +375,22 @@ const HALF_AND_FULL: Case[] = [
   ['Chicken Half Fry 2 pcs', 'Chicken Half Fry'],
 ];
 
+// "Mini" stays inside a name ("Mini Samosa") but sizes what the dish comes in when a vessel ends its part, alone or
+// past a grain or group word, and a part that ends with a grain; a dish name that holds the words keeps them.
+const MINI_SERVING: Case[] = [
+  ['Masala Chai Mini Flask (500 Ml)', 'Masala Chai Flask'],
+  ['Kadai Paneer Mini Rice Bowl', 'Kadai Paneer Rice Bowl'],
+  ['Dal Khichdi Mini Bowl + Masala Papad', 'Dal Khichdi Bowl + Masala Papad'],
+  ['Cartoon Veg Mini Party Combo [Serves 3]', 'Cartoon Veg Party Combo'],
+  ['Mini Schezwan Chicken Fried Rice', 'Schezwan Chicken Fried Rice'],
+  ['Thums Up Mini Can', 'Thums Up Can'],
+  ['Mini Samosa', 'Mini Samosa'],
+  ['Cocktail Mini Samosa Plate', 'Cocktail Mini Samosa Plate'],
+  ['Ghee Mini Idli Bowl', 'Ghee Mini Idli Bowl'],
+  ['Paneer Butter Masala Mini Meal', 'Paneer Butter Masala Mini Meal'],
+  ['Mini Tiffin Combo', 'Mini Tiffin Combo'],
+];
+
 const SPELLING: Case[] = [
   ['chiken biriyani', 'chicken biryani'],
   // A letter typed after the last one, which the speller leaves alone, and an -oes plural written -os: listed.
@@ -501,6 +517,7 @@ const ALL_TABLES: Record<string, Case[]> = {
   CONTRACT,
   PRICES,
   SIZES,
+  MINI_SERVING,
   COUNTS,
   NAMED_NUMBERS,
   PROMO,

@@ -49,6 +49,7 @@ export const WORD_LIST_FILES: readonly WordListFile[] = [
   { file: 'cleaning_words.tsv', header: ['word', 'kind'], kinds: [
     'edge_only_size', 'leading_portion_name', 'edge_only_promo', 'count_named', 'named_number', 'free_from',
     'bracketed_size', 'container', 'pack', 'free_item', 'measure', 'offer_bracket', 'leading_promo', 'leading_promo_name',
+    'vessel_size', 'vessel',
   ], phrases: ['edge_only_promo', 'container'] },
   { file: 'devanagari_function_words.tsv', header: ['devanagari', 'latin'] },
   { file: 'nonfood_cues.tsv', header: ['pattern', 'list'], kinds: [
@@ -143,6 +144,10 @@ export interface WordLexicons {
     /** Words that open an offer note in a bracket: "(Free Coke)", "(Now with Extra Paneer)". */
     readonly offerBracket: readonly string[];
     readonly measure: readonly string[];
+    /** Size words that size the vessel after them ("Mini Flask"), though they stay inside other names. */
+    readonly vesselSize: ReadonlySet<string>;
+    /** What a dish is served in (besides containers, packs and combo tails): what a vesselSize word sizes. */
+    readonly vessel: ReadonlySet<string>;
   };
   /** devanagari_function_words.tsv: Devanagari word (NFC) → Latin spelling. */
   readonly devanagariFunctionWords: ReadonlyMap<string, string>;
@@ -288,6 +293,8 @@ export function loadWordLexicons(dir: string): WordLexicons {
       measure: entries('cleaning_words.tsv', 'measure'),
       freeItem: entries('cleaning_words.tsv', 'free_item'),
       offerBracket: entries('cleaning_words.tsv', 'offer_bracket'),
+      vesselSize: set('cleaning_words.tsv', 'vessel_size'),
+      vessel: set('cleaning_words.tsv', 'vessel'),
     },
     devanagariFunctionWords: new Map(rows('devanagari_function_words.tsv').map((r) => [r.entry.normalize('NFC'), r.cells[1]!])),
     nonFoodCues,

@@ -60,6 +60,11 @@ export interface CleaningLexicon {
    * Urdu, which menus spell in more than one way.
    */
   readonly indianWords: ReadonlySet<string>;
+  /**
+   * Every dish name and alias of two words or more, lower-cased, its words joined by one space and the whole padded
+   * with one: what a rule asks before it takes words of a known name for noise ("Mini Meals" is a dish).
+   */
+  readonly dishPhrases: readonly string[];
 }
 
 /**
@@ -113,8 +118,16 @@ export function loadCleaningLexicon(dir: string, book: DishBook, devanagari: Dev
     for (const name of [dish.name, ...dish.aliases]) for (const w of wordsOf(name)) into.add(w);
   }
   for (const w of otherWords) indianWords.delete(w);
+  const dishPhrases = new Set<string>();
+  for (const dish of book.dishes) {
+    for (const name of [dish.name, ...dish.aliases]) {
+      const words = wordsOf(name);
+      if (words.length > 1) dishPhrases.add(` ${words.join(' ')} `);
+    }
+  }
   return {
     indianWords,
+    dishPhrases: [...dishPhrases],
     realWords: new Set(readList(join(lex, 'real_words.txt'))),
     promo: readList(join(lex, 'promo.txt')).map((p) => p.toLowerCase()),
     sizes: readList(join(lex, 'sizes.txt')).map((p) => p.toLowerCase()),
@@ -333,6 +346,13 @@ export class TextCleaner {
   private readonly words: WordLexicons['cleaning'];
   /** lexicon/piece_words.txt: the words a count of pieces is written with. */
   private readonly pieceWords: ReadonlySet<string>;
+  /** What a vessel_size word sizes: cleaning_words.tsv's containers, packs and vessels and combo_words.tsv's tails. */
+  private readonly vessels: ReadonlySet<string>;
+  /** The words a vessel_size word may size a vessel past: variant_words.tsv's grains, serving_words.tsv's groups. */
+  private readonly grains: ReadonlySet<string>;
+  private readonly groups: ReadonlySet<string>;
+  /** The dish phrases (CleaningLexicon.dishPhrases) that hold a vessel_size word. */
+  private readonly vesselSizedNames: readonly string[];
   private readonly misspellings: ReadonlyMap<string, string>;
   private readonly variants: ReadonlySet<string>;
   private readonly vocabulary: ReadonlySet<string>;
@@ -381,6 +401,10 @@ export class TextCleaner {
     this.freeFromRe = freeFromRe(words);
     this.words = words.cleaning;
     this.pieceWords = words.pieceWords;
+    this.vessels = new Set([...words.cleaning.container, ...words.cleaning.pack, ...words.cleaning.vessel, ...words.combo.tail]);
+    this.grains = words.bowlGrains;
+    this.groups = new Set(words.serving.group);
+    this.vesselSizedNames = lexicon.dishPhrases.filter((p) => p.split(' ').some((w) => words.cleaning.vesselSize.has(w)));
     this.misspellings = lexicon.misspellings;
     this.variants = lexicon.variants;
     this.vocabulary = lexicon.vocabulary;
@@ -493,7 +517,7 @@ export class TextCleaner {
         const next = /^\s*([\p{L}&]+)/u.exec(s.slice(m.index + m[0].length))?.[1]?.toLowerCase();
         if (next !== undefined && !this.words.leadingPortionName.has(next)) return true;
       }
-      return !this.words.edgeOnlySize.has(word) || this.atEdge(s, m) || onlyNoiseAfter(s, m, spans);
+      return !this.words.edgeOnlySize.has(word) || this.atEdge(s, m) || onlyNoiseAfter(s, m, spans) || (this.words.vesselSize.has(word) && this.sizesServing(s, m, word));
     });
     s = this.removeSpans(s, spans, removed);
 
@@ -577,6 +601,26 @@ export class TextCleaner {
     // A price after the word ends the name too: "Paneer Butter Masala Half ₹220".
     const edgeAfter = /^(\s*[)\]}\-–—|/:,!]|\s*$|\s*(?:₹|rs\.?|inr|\$)\s*\d)/iu.test(after);
     return edgeBefore || edgeAfter;
+  }
+
+  /**
+   * Whether the vessel_size word matched at `m` sizes the serving rather than naming the dish: the rest of its part is
+   * a vessel, alone or after one grain or group word ("Mini Flask", "Mini Rice Bowl", "Mini Party Combo"), or ends
+   * with a grain ("Mini Chicken Fried Rice"), and no dish name holds these words ("Mini Meals").
+   */
+  private sizesServing(s: string, m: RegExpExecArray, word: string): boolean {
+    const rest = /^((?:\s+[\p{L}&'’]+){1,5}?)\s*(?:$|[+,;:|/()[\]{}]|[-–—]\s)/u.exec(s.slice(m.index + m[0].length));
+    if (rest === null) return false;
+    const words = rest[1]!.trim().toLowerCase().split(/\s+/u);
+    const last = words.at(-1)!;
+    const singular = (w: string): string[] => [w, w.replace(/s$/u, ''), w.replace(/es$/u, '')];
+    const vessel = singular(last).some((w) => this.vessels.has(w));
+    const sized = vessel
+      ? words.length === 1 || (words.length === 2 && singular(words[0]!).some((w) => this.grains.has(w) || this.groups.has(w)))
+      : singular(last).some((w) => this.grains.has(w));
+    if (!sized) return false;
+    const phrase = ` ${word} ${words.join(' ')} `;
+    return !this.vesselSizedNames.some((name) => name.includes(phrase) || phrase.includes(name));
   }
 
   private removeSpans(s: string, spans: Span[], removed: RemovedNoise[]): string {
