@@ -391,6 +391,21 @@ const MINI_SERVING: Case[] = [
   ['Mini Tiffin Combo', 'Mini Tiffin Combo'],
 ];
 
+// "Med" and "Reg" cut Medium and Regular short where a combo part starts ("+ Med Fries", "2 Reg Fries") or at an edge;
+// elsewhere "Med" is Mediterranean. "Jumbo" is a size at an edge, a word of the name inside it.
+const SIZE_ABBREVIATIONS: Case[] = [
+  ['Veg Burger + Med Fries + Pepsi', 'Veg Burger + Fries + Pepsi'],
+  ['Zinger Burger+1 Med Fries', 'Zinger Burger + Fries'],
+  ['2 Reg Fries', 'Fries'],
+  ['Peri Peri Fries - Med', 'Peri Peri Fries'],
+  ['Veg Med Bowl', 'Veg Med Bowl'],
+  ['Med Chicken Salad', 'Med Chicken Salad'],
+  ['Mutton Biryani Jumbo [4 Pieces]', 'Mutton Biryani'],
+  ['Egg Roll - Jumbo', 'Egg Roll'],
+  ['Jumbo Chicken Roll', 'Jumbo Chicken Roll'],
+  ['Veg Jumbo Burger', 'Veg Jumbo Burger'],
+];
+
 const SPELLING: Case[] = [
   ['chiken biriyani', 'chicken biryani'],
   // A letter typed after the last one, which the speller leaves alone, and an -oes plural written -os: listed.
@@ -518,6 +533,7 @@ const ALL_TABLES: Record<string, Case[]> = {
   PRICES,
   SIZES,
   MINI_SERVING,
+  SIZE_ABBREVIATIONS,
   COUNTS,
   NAMED_NUMBERS,
   PROMO,

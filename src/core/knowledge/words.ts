@@ -49,7 +49,7 @@ export const WORD_LIST_FILES: readonly WordListFile[] = [
   { file: 'cleaning_words.tsv', header: ['word', 'kind'], kinds: [
     'edge_only_size', 'leading_portion_name', 'edge_only_promo', 'count_named', 'named_number', 'free_from',
     'bracketed_size', 'container', 'pack', 'free_item', 'measure', 'offer_bracket', 'leading_promo', 'leading_promo_name',
-    'vessel_size', 'vessel',
+    'vessel_size', 'vessel', 'part_start_size',
   ], phrases: ['edge_only_promo', 'container'] },
   { file: 'devanagari_function_words.tsv', header: ['devanagari', 'latin'] },
   { file: 'nonfood_cues.tsv', header: ['pattern', 'list'], kinds: [
@@ -129,6 +129,8 @@ export interface WordLexicons {
   /** cleaning_words.tsv, each kind in file order. */
   readonly cleaning: {
     readonly edgeOnlySize: ReadonlySet<string>;
+    /** Edge-only size abbreviations that are a size where a combo part starts too ("+ Med Fries"). */
+    readonly partStartSize: ReadonlySet<string>;
     readonly leadingPortionName: ReadonlySet<string>;
     readonly edgeOnlyPromo: ReadonlySet<string>;
     /** Edge-only promo words that are a label when they start the text too ("New"), unless a leadingPromoName follows. */
@@ -280,6 +282,7 @@ export function loadWordLexicons(dir: string): WordLexicons {
     sectionTags: tags('section'),
     cleaning: {
       edgeOnlySize: set('cleaning_words.tsv', 'edge_only_size'),
+      partStartSize: set('cleaning_words.tsv', 'part_start_size'),
       leadingPortionName: set('cleaning_words.tsv', 'leading_portion_name'),
       edgeOnlyPromo: set('cleaning_words.tsv', 'edge_only_promo'),
       leadingPromo: set('cleaning_words.tsv', 'leading_promo'),

@@ -253,6 +253,8 @@ function bracketedSizeRe(words: WordLexicons): RegExp {
 }
 /** A bracketed count of a thing: "Kouju Bird Biryani (2 Birds)" (kept unless the name names it). */
 const COUNTED_BRACKET_RE = /[([]\s*\d{1,3}\s*(\p{L}{3,})\s*[)\]]/gu;
+/** Where a combo's part starts: after a "+", a comma or a semicolon, or after a count ("2 Med Fries", "+ 1 Med Fries"). */
+const PART_START_RE = /(?:[+,;]\s*(?:\d{1,2}\s*[x×]?\s*)?|^\s*\d{1,2}\s*[x×]?\s*)$/u;
 /** "Half N Half Pizza", "Half & Half": one pizza of two halves, not a portion. */
 const HALF_AND_HALF_RE = /half\s*(?:['’]?n['’]?|and|&)\s*half/giu;
 /** A lone bracketed letter is a menu's own marker ("Badusha 1kg [o]", "Paneer Roll (V)"), never a dish word. */
@@ -517,7 +519,7 @@ export class TextCleaner {
         const next = /^\s*([\p{L}&]+)/u.exec(s.slice(m.index + m[0].length))?.[1]?.toLowerCase();
         if (next !== undefined && !this.words.leadingPortionName.has(next)) return true;
       }
-      return !this.words.edgeOnlySize.has(word) || this.atEdge(s, m) || onlyNoiseAfter(s, m, spans) || (this.words.vesselSize.has(word) && this.sizesServing(s, m, word));
+      return !this.words.edgeOnlySize.has(word) || this.atEdge(s, m) || onlyNoiseAfter(s, m, spans) || (this.words.vesselSize.has(word) && this.sizesServing(s, m, word)) || (this.words.partStartSize.has(word) && PART_START_RE.test(s.slice(0, m.index)));
     });
     s = this.removeSpans(s, spans, removed);
 
