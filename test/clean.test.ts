@@ -406,6 +406,16 @@ const SIZE_ABBREVIATIONS: Case[] = [
   ['Veg Jumbo Burger', 'Veg Jumbo Burger'],
 ];
 
+// A bracket that holds a size or count and else only says how the item is portioned goes whole; one that names
+// other food keeps it.
+const PORTION_BRACKETS: Case[] = [
+  ['Tandoori Chicken [Full Chicken in one piece]', 'Tandoori Chicken'],
+  ['Grilled Chicken (Half in single Piece)', 'Grilled Chicken'],
+  ['Fish Fry [Fish, 2 Pieces each]', 'Fish Fry'],
+  ['Kebab Platter [Chicken & Mutton, 12 Pieces]', 'Kebab Platter Chicken & Mutton'],
+  ['Veg Pulao [Special, Half]', 'Veg Pulao Special'],
+];
+
 const SPELLING: Case[] = [
   ['chiken biriyani', 'chicken biryani'],
   // A letter typed after the last one, which the speller leaves alone, and an -oes plural written -os: listed.
@@ -534,6 +544,7 @@ const ALL_TABLES: Record<string, Case[]> = {
   SIZES,
   MINI_SERVING,
   SIZE_ABBREVIATIONS,
+  PORTION_BRACKETS,
   COUNTS,
   NAMED_NUMBERS,
   PROMO,

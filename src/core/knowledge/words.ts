@@ -49,7 +49,7 @@ export const WORD_LIST_FILES: readonly WordListFile[] = [
   { file: 'cleaning_words.tsv', header: ['word', 'kind'], kinds: [
     'edge_only_size', 'leading_portion_name', 'edge_only_promo', 'count_named', 'named_number', 'free_from',
     'bracketed_size', 'container', 'pack', 'free_item', 'measure', 'offer_bracket', 'leading_promo', 'leading_promo_name',
-    'vessel_size', 'vessel', 'part_start_size',
+    'vessel_size', 'vessel', 'part_start_size', 'portion_note',
   ], phrases: ['edge_only_promo', 'container'] },
   { file: 'devanagari_function_words.tsv', header: ['devanagari', 'latin'] },
   { file: 'nonfood_cues.tsv', header: ['pattern', 'list'], kinds: [
@@ -150,6 +150,8 @@ export interface WordLexicons {
     readonly vesselSize: ReadonlySet<string>;
     /** What a dish is served in (besides containers, packs and combo tails): what a vesselSize word sizes. */
     readonly vessel: ReadonlySet<string>;
+    /** The small words of a bracket that only says how the item is portioned ("[Full Chicken in one piece]"). */
+    readonly portionNote: ReadonlySet<string>;
   };
   /** devanagari_function_words.tsv: Devanagari word (NFC) → Latin spelling. */
   readonly devanagariFunctionWords: ReadonlyMap<string, string>;
@@ -298,6 +300,7 @@ export function loadWordLexicons(dir: string): WordLexicons {
       offerBracket: entries('cleaning_words.tsv', 'offer_bracket'),
       vesselSize: set('cleaning_words.tsv', 'vessel_size'),
       vessel: set('cleaning_words.tsv', 'vessel'),
+      portionNote: set('cleaning_words.tsv', 'portion_note'),
     },
     devanagariFunctionWords: new Map(rows('devanagari_function_words.tsv').map((r) => [r.entry.normalize('NFC'), r.cells[1]!])),
     nonFoodCues,

@@ -353,6 +353,9 @@ export class TextCleaner {
   /** The words a vessel_size word may size a vessel past: variant_words.tsv's grains, serving_words.tsv's groups. */
   private readonly grains: ReadonlySet<string>;
   private readonly groups: ReadonlySet<string>;
+  /** The one-word sizes of sizes.txt and every number word of number_words.tsv: words of a portion note. */
+  private readonly sizeWords: ReadonlySet<string>;
+  private readonly numberWords: ReadonlySet<string>;
   /** The dish phrases (CleaningLexicon.dishPhrases) that hold a vessel_size word. */
   private readonly vesselSizedNames: readonly string[];
   private readonly misspellings: ReadonlyMap<string, string>;
@@ -406,6 +409,8 @@ export class TextCleaner {
     this.vessels = new Set([...words.cleaning.container, ...words.cleaning.pack, ...words.cleaning.vessel, ...words.combo.tail]);
     this.grains = words.bowlGrains;
     this.groups = new Set(words.serving.group);
+    this.sizeWords = new Set(lexicon.sizes.filter((w) => !w.includes(' ')));
+    this.numberWords = new Set(Object.values(words.numbers).flatMap((m) => [...m.keys()]));
     this.vesselSizedNames = lexicon.dishPhrases.filter((p) => p.split(' ').some((w) => words.cleaning.vesselSize.has(w)));
     this.misspellings = lexicon.misspellings;
     this.variants = lexicon.variants;
@@ -521,6 +526,7 @@ export class TextCleaner {
       }
       return !this.words.edgeOnlySize.has(word) || this.atEdge(s, m) || onlyNoiseAfter(s, m, spans) || (this.words.vesselSize.has(word) && this.sizesServing(s, m, word)) || (this.words.partStartSize.has(word) && PART_START_RE.test(s.slice(0, m.index)));
     });
+    if (hasBracket && spans.length > 0) this.portionBrackets(s, spans);
     s = this.removeSpans(s, spans, removed);
 
     // A trailing bare number of 3+ digits is a price ("Chicken Biryani 299", "… 299."), unless the name owns it
@@ -623,6 +629,29 @@ export class TextCleaner {
     if (!sized) return false;
     const phrase = ` ${word} ${words.join(' ')} `;
     return !this.vesselSizedNames.some((name) => name.includes(phrase) || phrase.includes(name));
+  }
+
+  /**
+   * A bracket that holds a size or a count and otherwise only says how the item is portioned goes whole: its other
+   * words are piece words, number words, sizes, portion_note words and words of the name outside it ("Roast Chicken
+   * [Full Chicken in one piece]"). Adds the brackets' spans to `spans`.
+   */
+  private portionBrackets(s: string, spans: Span[]): void {
+    const stem = (w: string): string => w.replace(/(?:es|s)$/u, '');
+    for (const b of s.matchAll(/[([{]([^()[\]{}]*)[)\]}]/gu)) {
+      const from = b.index, to = b.index + b[0].length;
+      const inside = spans.filter((sp) => sp.kind === 'size' && sp.start > from && sp.end < to);
+      if (inside.length === 0) continue;
+      let rest = b[0].slice(1, -1);
+      for (const sp of [...inside].sort((x, y) => y.start - x.start)) rest = rest.slice(0, sp.start - from - 1) + ' ' + rest.slice(sp.end - from - 1);
+      const words = rest.toLowerCase().split(/[^\p{L}]+/u).filter((w) => w !== '');
+      if (words.length === 0) continue;
+      const outside = new Set(`${s.slice(0, from)} ${s.slice(to)}`.toLowerCase().split(/[^\p{L}]+/u).filter((w) => w !== '').map(stem));
+      const portion = (w: string): boolean =>
+        this.words.portionNote.has(w) || this.pieceWords.has(w) || this.sizeWords.has(w) || this.words.edgeOnlySize.has(w) ||
+        this.numberWords.has(w) || outside.has(stem(w));
+      if (words.every(portion)) spans.push({ start: from, end: to, kind: 'size' });
+    }
   }
 
   private removeSpans(s: string, spans: Span[], removed: RemovedNoise[]): string {
