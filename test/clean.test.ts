@@ -423,6 +423,9 @@ const SPELLING: Case[] = [
   ['Masala Potatos', 'Masala Potatoes'],
   // Steem is a typo of steam (the menus' Steam Rice), not of steamed.
   ['Steem Rice', 'Steam Rice'],
+  // A dropped or extra letter at the end, which the speller leaves alone (Mughal / Mughali): listed.
+  ['Tandoori Drumstic', 'Tandoori Drumstick'],
+  ['Cheesey Garlic Bread', 'Cheesy Garlic Bread'],
   ['Chicken Chattinad', 'Chicken Chettinad'],
   ['Paneer Do Piaza', 'Paneer Do Pyaza'],
   ['Chicken Biriyani', 'Chicken Biryani'],
