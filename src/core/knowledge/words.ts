@@ -129,7 +129,7 @@ export interface WordLexicons {
   /** cleaning_words.tsv, each kind in file order. */
   readonly cleaning: {
     readonly edgeOnlySize: ReadonlySet<string>;
-    /** Edge-only size abbreviations that are a size where a combo part starts too ("+ Med Fries"). */
+    /** Edge-only size abbreviations that are a size where a combo part starts too (a "Med" after a "+" or a count). */
     readonly partStartSize: ReadonlySet<string>;
     readonly leadingPortionName: ReadonlySet<string>;
     readonly edgeOnlyPromo: ReadonlySet<string>;
@@ -146,11 +146,11 @@ export interface WordLexicons {
     /** Words that open an offer note in a bracket: "(Free Coke)", "(Now with Extra Paneer)". */
     readonly offerBracket: readonly string[];
     readonly measure: readonly string[];
-    /** Size words that size the vessel after them ("Mini Flask"), though they stay inside other names. */
+    /** Size words that size the vessel after them ("Mini" before a flask or a bowl), though they stay inside other names. */
     readonly vesselSize: ReadonlySet<string>;
     /** What a dish is served in (besides containers, packs and combo tails): what a vesselSize word sizes. */
     readonly vessel: ReadonlySet<string>;
-    /** The small words of a bracket that only says how the item is portioned ("[Full Chicken in one piece]"). */
+    /** The small words of a bracket that only says how the item is portioned ("in", "of" beside a size and a count). */
     readonly portionNote: ReadonlySet<string>;
   };
   /** devanagari_function_words.tsv: Devanagari word (NFC) → Latin spelling. */

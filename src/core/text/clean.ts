@@ -62,7 +62,7 @@ export interface CleaningLexicon {
   readonly indianWords: ReadonlySet<string>;
   /**
    * Every dish name and alias of two words or more, lower-cased, its words joined by one space and the whole padded
-   * with one: what a rule asks before it takes words of a known name for noise ("Mini Meals" is a dish).
+   * with one: what a rule asks before it takes words of a known name for noise (a dish named "Mini" and a combo tail keeps both words).
    */
   readonly dishPhrases: readonly string[];
 }
@@ -253,7 +253,7 @@ function bracketedSizeRe(words: WordLexicons): RegExp {
 }
 /** A bracketed count of a thing: "Kouju Bird Biryani (2 Birds)" (kept unless the name names it). */
 const COUNTED_BRACKET_RE = /[([]\s*\d{1,3}\s*(\p{L}{3,})\s*[)\]]/gu;
-/** Where a combo's part starts: after a "+", a comma or a semicolon, or after a count ("2 Med Fries", "+ 1 Med Fries"). */
+/** Where a combo's part starts: after a "+", a comma or a semicolon, or after a count: "+ 1 <size> <dish>". */
 const PART_START_RE = /(?:[+,;]\s*(?:\d{1,2}\s*[x×]?\s*)?|^\s*\d{1,2}\s*[x×]?\s*)$/u;
 /** "Half N Half Pizza", "Half & Half": one pizza of two halves, not a portion. */
 const HALF_AND_HALF_RE = /half\s*(?:['’]?n['’]?|and|&)\s*half/giu;
@@ -613,8 +613,8 @@ export class TextCleaner {
 
   /**
    * Whether the vessel_size word matched at `m` sizes the serving rather than naming the dish: the rest of its part is
-   * a vessel, alone or after one grain or group word ("Mini Flask", "Mini Rice Bowl", "Mini Party Combo"), or ends
-   * with a grain ("Mini Chicken Fried Rice"), and no dish name holds these words ("Mini Meals").
+   * a vessel, alone or after one grain or group word ("<size> <vessel>", "<size> <grain> <vessel>"), or ends with a
+   * grain ("<size> <words> <grain>"), and no dish name holds these words.
    */
   private sizesServing(s: string, m: RegExpExecArray, word: string): boolean {
     const rest = /^((?:\s+[\p{L}&'’]+){1,5}?)\s*(?:$|[+,;:|/()[\]{}]|[-–—]\s)/u.exec(s.slice(m.index + m[0].length));
@@ -633,8 +633,8 @@ export class TextCleaner {
 
   /**
    * A bracket that holds a size or a count and otherwise only says how the item is portioned goes whole: its other
-   * words are piece words, number words, sizes, portion_note words and words of the name outside it ("Roast Chicken
-   * [Full Chicken in one piece]"). Adds the brackets' spans to `spans`.
+   * words are piece words, number words, sizes, portion_note words and words of the name outside it ("<dish> [<size>
+   * <dish word> in <count> <piece>]"). Adds the brackets' spans to `spans`.
    */
   private portionBrackets(s: string, spans: Span[]): void {
     const stem = (w: string): string => w.replace(/(?:es|s)$/u, '');
