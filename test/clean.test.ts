@@ -375,12 +375,57 @@ const HALF_AND_FULL: Case[] = [
   ['Chicken Half Fry 2 pcs', 'Chicken Half Fry'],
 ];
 
+// "Mini" stays inside a name ("Mini Samosa") but sizes what the dish comes in when a vessel ends its part, alone or
+// past a grain or group word, and a part that ends with a grain; a dish name that holds the words keeps them.
+const MINI_SERVING: Case[] = [
+  ['Masala Chai Mini Flask (500 Ml)', 'Masala Chai Flask'],
+  ['Kadai Paneer Mini Rice Bowl', 'Kadai Paneer Rice Bowl'],
+  ['Dal Khichdi Mini Bowl + Masala Papad', 'Dal Khichdi Bowl + Masala Papad'],
+  ['Cartoon Veg Mini Party Combo [Serves 3]', 'Cartoon Veg Party Combo'],
+  ['Mini Schezwan Chicken Fried Rice', 'Schezwan Chicken Fried Rice'],
+  ['Thums Up Mini Can', 'Thums Up Can'],
+  ['Mini Samosa', 'Mini Samosa'],
+  ['Cocktail Mini Samosa Plate', 'Cocktail Mini Samosa Plate'],
+  ['Ghee Mini Idli Bowl', 'Ghee Mini Idli Bowl'],
+  ['Paneer Butter Masala Mini Meal', 'Paneer Butter Masala Mini Meal'],
+  ['Mini Tiffin Combo', 'Mini Tiffin Combo'],
+];
+
+// "Med" and "Reg" cut Medium and Regular short where a combo part starts ("+ Med Fries", "2 Reg Fries") or at an edge;
+// elsewhere "Med" is Mediterranean. "Jumbo" is a size at an edge, a word of the name inside it.
+const SIZE_ABBREVIATIONS: Case[] = [
+  ['Veg Burger + Med Fries + Pepsi', 'Veg Burger + Fries + Pepsi'],
+  ['Zinger Burger+1 Med Fries', 'Zinger Burger + Fries'],
+  ['2 Reg Fries', 'Fries'],
+  ['Peri Peri Fries - Med', 'Peri Peri Fries'],
+  ['Veg Med Bowl', 'Veg Med Bowl'],
+  ['Med Chicken Salad', 'Med Chicken Salad'],
+  ['Mutton Biryani Jumbo [4 Pieces]', 'Mutton Biryani'],
+  ['Egg Roll - Jumbo', 'Egg Roll'],
+  ['Jumbo Chicken Roll', 'Jumbo Chicken Roll'],
+  ['Veg Jumbo Burger', 'Veg Jumbo Burger'],
+];
+
+// A bracket that holds a size or count and else only says how the item is portioned goes whole; one that names
+// other food keeps it.
+const PORTION_BRACKETS: Case[] = [
+  ['Tandoori Chicken [Full Chicken in one piece]', 'Tandoori Chicken'],
+  ['Grilled Chicken (Half in single Piece)', 'Grilled Chicken'],
+  ['Fish Fry [Fish, 2 Pieces each]', 'Fish Fry'],
+  ['Kebab Platter [Chicken & Mutton, 12 Pieces]', 'Kebab Platter Chicken & Mutton'],
+  ['Veg Pulao [Special, Half]', 'Veg Pulao Special'],
+];
+
 const SPELLING: Case[] = [
   ['chiken biriyani', 'chicken biryani'],
   // A letter typed after the last one, which the speller leaves alone, and an -oes plural written -os: listed.
   ['Chilliy Mushroom Dry', 'Chilli Mushroom Dry'],
   ['Masala Potatos', 'Masala Potatoes'],
-  ['Steem Rice', 'Steamed Rice'],
+  // Steem is a typo of steam (the menus' Steam Rice), not of steamed.
+  ['Steem Rice', 'Steam Rice'],
+  // A dropped or extra letter at the end, which the speller leaves alone (Mughal / Mughali): listed.
+  ['Tandoori Drumstic', 'Tandoori Drumstick'],
+  ['Cheesey Garlic Bread', 'Cheesy Garlic Bread'],
   ['Chicken Chattinad', 'Chicken Chettinad'],
   ['Paneer Do Piaza', 'Paneer Do Pyaza'],
   ['Chicken Biriyani', 'Chicken Biryani'],
@@ -500,6 +545,9 @@ const ALL_TABLES: Record<string, Case[]> = {
   CONTRACT,
   PRICES,
   SIZES,
+  MINI_SERVING,
+  SIZE_ABBREVIATIONS,
+  PORTION_BRACKETS,
   COUNTS,
   NAMED_NUMBERS,
   PROMO,
@@ -566,6 +614,9 @@ t.test('the shown name corrects typos and keeps the spellings menus write on pur
     ['Chicken Biryani', 'Chicken Biryani', 'Chicken Biryani'],
     ['Paneer Do Piaza', 'Paneer Do Piaza', 'Paneer Do Pyaza'],
     ['Panner Manchuriya', 'Paneer Manchuriya', 'Paneer Manchurian'],
+    // Rayta is a spelling menus choose for raita; Schzwan only drops a letter of Schezwan.
+    ['Boondi Rayta', 'Boondi Rayta', 'Boondi Raita'],
+    ['Schzwan Noodles', 'Schezwan Noodles', 'Schezwan Noodles'],
   ];
   for (const [input, name, text] of cases) {
     const c = clean(input);

@@ -49,6 +49,7 @@ export const WORD_LIST_FILES: readonly WordListFile[] = [
   { file: 'cleaning_words.tsv', header: ['word', 'kind'], kinds: [
     'edge_only_size', 'leading_portion_name', 'edge_only_promo', 'count_named', 'named_number', 'free_from',
     'bracketed_size', 'container', 'pack', 'free_item', 'measure', 'offer_bracket', 'leading_promo', 'leading_promo_name',
+    'vessel_size', 'vessel', 'part_start_size', 'portion_note',
   ], phrases: ['edge_only_promo', 'container'] },
   { file: 'devanagari_function_words.tsv', header: ['devanagari', 'latin'] },
   { file: 'nonfood_cues.tsv', header: ['pattern', 'list'], kinds: [
@@ -128,6 +129,8 @@ export interface WordLexicons {
   /** cleaning_words.tsv, each kind in file order. */
   readonly cleaning: {
     readonly edgeOnlySize: ReadonlySet<string>;
+    /** Edge-only size abbreviations that are a size where a combo part starts too (a "Med" after a "+" or a count). */
+    readonly partStartSize: ReadonlySet<string>;
     readonly leadingPortionName: ReadonlySet<string>;
     readonly edgeOnlyPromo: ReadonlySet<string>;
     /** Edge-only promo words that are a label when they start the text too ("New"), unless a leadingPromoName follows. */
@@ -143,6 +146,12 @@ export interface WordLexicons {
     /** Words that open an offer note in a bracket: "(Free Coke)", "(Now with Extra Paneer)". */
     readonly offerBracket: readonly string[];
     readonly measure: readonly string[];
+    /** Size words that size the vessel after them ("Mini" before a flask or a bowl), though they stay inside other names. */
+    readonly vesselSize: ReadonlySet<string>;
+    /** What a dish is served in (besides containers, packs and combo tails): what a vesselSize word sizes. */
+    readonly vessel: ReadonlySet<string>;
+    /** The small words of a bracket that only says how the item is portioned ("in", "of" beside a size and a count). */
+    readonly portionNote: ReadonlySet<string>;
   };
   /** devanagari_function_words.tsv: Devanagari word (NFC) → Latin spelling. */
   readonly devanagariFunctionWords: ReadonlyMap<string, string>;
@@ -275,6 +284,7 @@ export function loadWordLexicons(dir: string): WordLexicons {
     sectionTags: tags('section'),
     cleaning: {
       edgeOnlySize: set('cleaning_words.tsv', 'edge_only_size'),
+      partStartSize: set('cleaning_words.tsv', 'part_start_size'),
       leadingPortionName: set('cleaning_words.tsv', 'leading_portion_name'),
       edgeOnlyPromo: set('cleaning_words.tsv', 'edge_only_promo'),
       leadingPromo: set('cleaning_words.tsv', 'leading_promo'),
@@ -288,6 +298,9 @@ export function loadWordLexicons(dir: string): WordLexicons {
       measure: entries('cleaning_words.tsv', 'measure'),
       freeItem: entries('cleaning_words.tsv', 'free_item'),
       offerBracket: entries('cleaning_words.tsv', 'offer_bracket'),
+      vesselSize: set('cleaning_words.tsv', 'vessel_size'),
+      vessel: set('cleaning_words.tsv', 'vessel'),
+      portionNote: set('cleaning_words.tsv', 'portion_note'),
     },
     devanagariFunctionWords: new Map(rows('devanagari_function_words.tsv').map((r) => [r.entry.normalize('NFC'), r.cells[1]!])),
     nonFoodCues,

@@ -60,6 +60,11 @@ export interface CleaningLexicon {
    * Urdu, which menus spell in more than one way.
    */
   readonly indianWords: ReadonlySet<string>;
+  /**
+   * Every dish name and alias of two words or more, lower-cased, its words joined by one space and the whole padded
+   * with one: what a rule asks before it takes words of a known name for noise (a dish named "Mini" and a combo tail keeps both words).
+   */
+  readonly dishPhrases: readonly string[];
 }
 
 /**
@@ -113,8 +118,16 @@ export function loadCleaningLexicon(dir: string, book: DishBook, devanagari: Dev
     for (const name of [dish.name, ...dish.aliases]) for (const w of wordsOf(name)) into.add(w);
   }
   for (const w of otherWords) indianWords.delete(w);
+  const dishPhrases = new Set<string>();
+  for (const dish of book.dishes) {
+    for (const name of [dish.name, ...dish.aliases]) {
+      const words = wordsOf(name);
+      if (words.length > 1) dishPhrases.add(` ${words.join(' ')} `);
+    }
+  }
   return {
     indianWords,
+    dishPhrases: [...dishPhrases],
     realWords: new Set(readList(join(lex, 'real_words.txt'))),
     promo: readList(join(lex, 'promo.txt')).map((p) => p.toLowerCase()),
     sizes: readList(join(lex, 'sizes.txt')).map((p) => p.toLowerCase()),
@@ -240,6 +253,8 @@ function bracketedSizeRe(words: WordLexicons): RegExp {
 }
 /** A bracketed count of a thing: "Kouju Bird Biryani (2 Birds)" (kept unless the name names it). */
 const COUNTED_BRACKET_RE = /[([]\s*\d{1,3}\s*(\p{L}{3,})\s*[)\]]/gu;
+/** Where a combo's part starts: after a "+", a comma or a semicolon, or after a count: "+ 1 <size> <dish>". */
+const PART_START_RE = /(?:[+,;]\s*(?:\d{1,2}\s*[x×]?\s*)?|^\s*\d{1,2}\s*[x×]?\s*)$/u;
 /** "Half N Half Pizza", "Half & Half": one pizza of two halves, not a portion. */
 const HALF_AND_HALF_RE = /half\s*(?:['’]?n['’]?|and|&)\s*half/giu;
 /** A lone bracketed letter is a menu's own marker ("Badusha 1kg [o]", "Paneer Roll (V)"), never a dish word. */
@@ -333,6 +348,16 @@ export class TextCleaner {
   private readonly words: WordLexicons['cleaning'];
   /** lexicon/piece_words.txt: the words a count of pieces is written with. */
   private readonly pieceWords: ReadonlySet<string>;
+  /** What a vessel_size word sizes: cleaning_words.tsv's containers, packs and vessels and combo_words.tsv's tails. */
+  private readonly vessels: ReadonlySet<string>;
+  /** The words a vessel_size word may size a vessel past: variant_words.tsv's grains, serving_words.tsv's groups. */
+  private readonly grains: ReadonlySet<string>;
+  private readonly groups: ReadonlySet<string>;
+  /** The one-word sizes of sizes.txt and every number word of number_words.tsv: words of a portion note. */
+  private readonly sizeWords: ReadonlySet<string>;
+  private readonly numberWords: ReadonlySet<string>;
+  /** The dish phrases (CleaningLexicon.dishPhrases) that hold a vessel_size word. */
+  private readonly vesselSizedNames: readonly string[];
   private readonly misspellings: ReadonlyMap<string, string>;
   private readonly variants: ReadonlySet<string>;
   private readonly vocabulary: ReadonlySet<string>;
@@ -381,6 +406,12 @@ export class TextCleaner {
     this.freeFromRe = freeFromRe(words);
     this.words = words.cleaning;
     this.pieceWords = words.pieceWords;
+    this.vessels = new Set([...words.cleaning.container, ...words.cleaning.pack, ...words.cleaning.vessel, ...words.combo.tail]);
+    this.grains = words.bowlGrains;
+    this.groups = new Set(words.serving.group);
+    this.sizeWords = new Set(lexicon.sizes.filter((w) => !w.includes(' ')));
+    this.numberWords = new Set(Object.values(words.numbers).flatMap((m) => [...m.keys()]));
+    this.vesselSizedNames = lexicon.dishPhrases.filter((p) => p.split(' ').some((w) => words.cleaning.vesselSize.has(w)));
     this.misspellings = lexicon.misspellings;
     this.variants = lexicon.variants;
     this.vocabulary = lexicon.vocabulary;
@@ -493,8 +524,9 @@ export class TextCleaner {
         const next = /^\s*([\p{L}&]+)/u.exec(s.slice(m.index + m[0].length))?.[1]?.toLowerCase();
         if (next !== undefined && !this.words.leadingPortionName.has(next)) return true;
       }
-      return !this.words.edgeOnlySize.has(word) || this.atEdge(s, m) || onlyNoiseAfter(s, m, spans);
+      return !this.words.edgeOnlySize.has(word) || this.atEdge(s, m) || onlyNoiseAfter(s, m, spans) || (this.words.vesselSize.has(word) && this.sizesServing(s, m, word)) || (this.words.partStartSize.has(word) && PART_START_RE.test(s.slice(0, m.index)));
     });
+    if (hasBracket && spans.length > 0) this.portionBrackets(s, spans);
     s = this.removeSpans(s, spans, removed);
 
     // A trailing bare number of 3+ digits is a price ("Chicken Biryani 299", "… 299."), unless the name owns it
@@ -577,6 +609,49 @@ export class TextCleaner {
     // A price after the word ends the name too: "Paneer Butter Masala Half ₹220".
     const edgeAfter = /^(\s*[)\]}\-–—|/:,!]|\s*$|\s*(?:₹|rs\.?|inr|\$)\s*\d)/iu.test(after);
     return edgeBefore || edgeAfter;
+  }
+
+  /**
+   * Whether the vessel_size word matched at `m` sizes the serving rather than naming the dish: the rest of its part is
+   * a vessel, alone or after one grain or group word ("<size> <vessel>", "<size> <grain> <vessel>"), or ends with a
+   * grain ("<size> <words> <grain>"), and no dish name holds these words.
+   */
+  private sizesServing(s: string, m: RegExpExecArray, word: string): boolean {
+    const rest = /^((?:\s+[\p{L}&'’]+){1,5}?)\s*(?:$|[+,;:|/()[\]{}]|[-–—]\s)/u.exec(s.slice(m.index + m[0].length));
+    if (rest === null) return false;
+    const words = rest[1]!.trim().toLowerCase().split(/\s+/u);
+    const last = words.at(-1)!;
+    const singular = (w: string): string[] => [w, w.replace(/s$/u, ''), w.replace(/es$/u, '')];
+    const vessel = singular(last).some((w) => this.vessels.has(w));
+    const sized = vessel
+      ? words.length === 1 || (words.length === 2 && singular(words[0]!).some((w) => this.grains.has(w) || this.groups.has(w)))
+      : singular(last).some((w) => this.grains.has(w));
+    if (!sized) return false;
+    const phrase = ` ${word} ${words.join(' ')} `;
+    return !this.vesselSizedNames.some((name) => name.includes(phrase) || phrase.includes(name));
+  }
+
+  /**
+   * A bracket that holds a size or a count and otherwise only says how the item is portioned goes whole: its other
+   * words are piece words, number words, sizes, portion_note words and words of the name outside it ("<dish> [<size>
+   * <dish word> in <count> <piece>]"). Adds the brackets' spans to `spans`.
+   */
+  private portionBrackets(s: string, spans: Span[]): void {
+    const stem = (w: string): string => w.replace(/(?:es|s)$/u, '');
+    for (const b of s.matchAll(/[([{]([^()[\]{}]*)[)\]}]/gu)) {
+      const from = b.index, to = b.index + b[0].length;
+      const inside = spans.filter((sp) => sp.kind === 'size' && sp.start > from && sp.end < to);
+      if (inside.length === 0) continue;
+      let rest = b[0].slice(1, -1);
+      for (const sp of [...inside].sort((x, y) => y.start - x.start)) rest = rest.slice(0, sp.start - from - 1) + ' ' + rest.slice(sp.end - from - 1);
+      const words = rest.toLowerCase().split(/[^\p{L}]+/u).filter((w) => w !== '');
+      if (words.length === 0) continue;
+      const outside = new Set(`${s.slice(0, from)} ${s.slice(to)}`.toLowerCase().split(/[^\p{L}]+/u).filter((w) => w !== '').map(stem));
+      const portion = (w: string): boolean =>
+        this.words.portionNote.has(w) || this.pieceWords.has(w) || this.sizeWords.has(w) || this.words.edgeOnlySize.has(w) ||
+        this.numberWords.has(w) || outside.has(stem(w));
+      if (words.every(portion)) spans.push({ start: from, end: to, kind: 'size' });
+    }
   }
 
   private removeSpans(s: string, spans: Span[], removed: RemovedNoise[]): string {
