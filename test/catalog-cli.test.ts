@@ -13,6 +13,7 @@ import { OPERATOR_KEY, call, startTestServer } from './helpers/server.js';
 import { runCatalog, type CatalogDeps } from '../src/core/catalog/engine.js';
 import { csvLine } from '../src/core/catalog/output.js';
 import { REPO_ROOT } from '../src/core/paths.js';
+import { catalogDeps } from '../src/cli/catalog.js';
 
 interface Menu {
   menu: string;
@@ -37,14 +38,8 @@ function tempDir(t: { teardown(fn: () => void): void }): string {
 t.test('a catalog run and POST /dedup give identical clusters on the test menus', async (t) => {
   const srv = await startTestServer();
   t.teardown(() => srv.close());
-  const s = srv.services;
-  const encoder = s.requireEncoder();
-  const deps: CatalogDeps = {
-    embedder: { id: encoder.model.id, dim: 384, embed: (texts) => encoder.encode(texts, 384) },
-    knowledge: s.knowledge,
-    precision: s.pairPrecision(),
-    headModelId: s.modelId,
-  };
+  // The catalog CLI's own dependencies, over the test server's loaded services.
+  const deps: CatalogDeps = catalogDeps(srv.services);
   const dir = tempDir(t);
   const viaHttp = async (items: string[]): Promise<Cluster[]> => {
     const r = await call<{ clusters: Cluster[] }>(srv.url, 'POST', '/dedup', { items }, { 'x-api-key': OPERATOR_KEY });

@@ -182,22 +182,23 @@ export class LineProgress implements StageProgress {
 
 const quietProgress: StageProgress = { start() {}, update() {}, end() {} };
 
+/** The catalog engine's dependencies from loaded services: /dedup's menu vectors, knowledge and precision stage. */
+export function catalogDeps(services: Services): CatalogDeps {
+  return {
+    // The store holds cleaned texts; each is read as one to make its menu vector, as /dedup makes it.
+    embedder: { id: services.menuVectorId, dim: 384, embed: (texts) => services.vectorsOf(texts.map((t) => parseCleanedText(services.knowledge, t)), 384) },
+    knowledge: services.knowledge,
+    precision: services.pairPrecision(),
+    headModelId: services.modelId,
+  };
+}
+
 /** The service's models as the catalog engine's dependencies. */
 export async function loadCatalogDeps(config: Config): Promise<{ deps: CatalogDeps; close: () => Promise<void> }> {
   // The catalog keeps its own store on disk; the server's in-memory LRU would only churn.
   const services = new Services({ ...config, embeddingCacheBytes: 0 });
   await services.ready;
-  const encoder = services.requireEncoder();
-  return {
-    deps: {
-      // The store holds cleaned texts; each is read as one to make its menu vector, as /dedup makes it.
-      embedder: { id: services.menuVectorId, dim: 384, embed: (texts) => services.vectorsOf(texts.map((t) => parseCleanedText(services.knowledge, t)), 384) },
-      knowledge: services.knowledge,
-      precision: services.pairPrecision(),
-      headModelId: services.modelId,
-    },
-    close: () => services.close(),
-  };
+  return { deps: catalogDeps(services), close: () => services.close() };
 }
 
 export function summaryLines(r: CatalogResult): string[] {
