@@ -3,6 +3,7 @@ import { readFittedFile } from './fitted-file.js';
 import { MODELS_DIR } from './paths.js';
 import { parseCleanedText, type MenuText } from './menu-text.js';
 import type { Dimension, MenuEncoder } from './inference/encoder.js';
+import { l2normalize } from './inference/runner.js';
 import { CONFIDENT_DISH_SCORE } from './match.js';
 
 /**
@@ -55,15 +56,7 @@ export async function menuVectors(encoder: MenuEncoder, spec: Pick<MenuVectorSpe
   const out = [...own];
   named.forEach((i, n) => {
     const v = own[i]!, a = anchorVectors[n]!;
-    const blended = new Float32Array(v.length);
-    let norm = 0;
-    for (let d = 0; d < v.length; d++) {
-      blended[d] = v[d]! + spec.anchorWeight * a[d]!;
-      norm += blended[d]! * blended[d]!;
-    }
-    norm = Math.sqrt(norm);
-    for (let d = 0; d < v.length; d++) blended[d]! /= norm;
-    out[i] = blended;
+    out[i] = l2normalize(v.map((x, d) => x + spec.anchorWeight * a[d]!));
   });
   return out;
 }

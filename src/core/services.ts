@@ -190,8 +190,8 @@ export class Services {
 
   /** Names the menu vectors (encoder and how they are anchored): stored vectors of another id are stale. */
   get menuVectorId(): string {
-    const { anchorWeight } = this.menuVector;
-    return anchorWeight === 0 ? this.requireEncoder().model.id : `${this.requireEncoder().model.id}+anchor-${anchorWeight}`;
+    const id = this.requireEncoder().model.id, { anchorWeight } = this.menuVector;
+    return anchorWeight === 0 ? id : `${id}+anchor-${anchorWeight}`;
   }
 
   /** What scores same-dish pairs after the knowledge base: the cross-encoder when one is built and loaded (and `model`

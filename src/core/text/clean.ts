@@ -287,10 +287,17 @@ function onlyNoiseAfter(s: string, m: RegExpExecArray, spans: readonly Span[]): 
 
 /** Whether the text outside match `m` has the word `noun` names (singular or plural): what a bracketed count counts. */
 function namesOutside(s: string, m: RegExpExecArray, noun: string): boolean {
-  const stem = (w: string): string => w.replace(/(?:es|s)$/u, '');
-  const wanted = stem(noun.toLowerCase());
-  const outside = `${s.slice(0, m.index)} ${s.slice(m.index + m[0].length)}`.toLowerCase().split(/[^\p{L}]+/u);
-  return outside.some((w) => w !== '' && stem(w) === wanted);
+  return stemsOutside(s, m.index, m.index + m[0].length).has(pluralStem(noun.toLowerCase()));
+}
+
+/** A word without a plural ending, for comparing a word with its plural ("piece" / "pieces"). */
+function pluralStem(word: string): string {
+  return word.replace(/(?:es|s)$/u, '');
+}
+
+/** The plural stems of the lower-case words of `s` outside [from, to). */
+function stemsOutside(s: string, from: number, to: number): Set<string> {
+  return new Set(`${s.slice(0, from)} ${s.slice(to)}`.toLowerCase().split(/[^\p{L}]+/u).filter((w) => w !== '').map(pluralStem));
 }
 
 interface Span {
@@ -637,7 +644,6 @@ export class TextCleaner {
    * <dish word> in <count> <piece>]"). Adds the brackets' spans to `spans`.
    */
   private portionBrackets(s: string, spans: Span[]): void {
-    const stem = (w: string): string => w.replace(/(?:es|s)$/u, '');
     for (const b of s.matchAll(/[([{]([^()[\]{}]*)[)\]}]/gu)) {
       const from = b.index, to = b.index + b[0].length;
       const inside = spans.filter((sp) => sp.kind === 'size' && sp.start > from && sp.end < to);
@@ -646,10 +652,10 @@ export class TextCleaner {
       for (const sp of [...inside].sort((x, y) => y.start - x.start)) rest = rest.slice(0, sp.start - from - 1) + ' ' + rest.slice(sp.end - from - 1);
       const words = rest.toLowerCase().split(/[^\p{L}]+/u).filter((w) => w !== '');
       if (words.length === 0) continue;
-      const outside = new Set(`${s.slice(0, from)} ${s.slice(to)}`.toLowerCase().split(/[^\p{L}]+/u).filter((w) => w !== '').map(stem));
+      const outside = stemsOutside(s, from, to);
       const portion = (w: string): boolean =>
         this.words.portionNote.has(w) || this.pieceWords.has(w) || this.sizeWords.has(w) || this.words.edgeOnlySize.has(w) ||
-        this.numberWords.has(w) || outside.has(stem(w));
+        this.numberWords.has(w) || outside.has(pluralStem(w));
       if (words.every(portion)) spans.push({ start: from, end: to, kind: 'size' });
     }
   }
