@@ -35,7 +35,7 @@ const labels = pairs.map((_, i) => (i < Math.min(positives.length, PER_SIDE) ? 1
 // (menu-vector.ts): anchored, every alias here would meet its dish's name and the fit would learn the knowledge base,
 // not the encoder.
 const plain = { anchorWeight: 0 };
-const embed = async (texts) => ({ vectors: await menuVectors(services.requireEncoder(), plain, texts.map((t) => parseMenuText(services.knowledge, t)), 384) });
+const embed = async (texts) => ({ vectors: await menuVectors(services.requireEncoder(), plain, services.dishAnchors, texts.map((t) => parseMenuText(services.knowledge, t)), 384) });
 const a = await embed(pairs.map((p) => p[0]));
 const b = await embed(pairs.map((p) => p[1]));
 const cos = pairs.map((_, i) => a.vectors[i].reduce((s, v, k) => s + v * b.vectors[i][k], 0));

@@ -37,11 +37,11 @@ const searches = sets.search.flatMap((set) => set.queries
 const dcg = (g) => g.reduce((acc, x, i) => acc + (2 ** x - 1) / Math.log2(i + 2), 0);
 
 async function measure(spec) {
-  const a = await menuVectors(enc, spec, pairA, 384), b = await menuVectors(enc, spec, pairB, 384);
+  const a = await menuVectors(enc, spec, services.dishAnchors, pairA, 384), b = await menuVectors(enc, spec, services.dishAnchors, pairB, 384);
   const pairAuc = auc(pairs.map((_, i) => dot(a[i], b[i])), pairs.map((r) => r.same));
   const bySet = new Map();
   for (const s of searches) {
-    const [qv, ...iv] = await menuVectors(enc, spec, [s.query, ...s.items], 384);
+    const [qv, ...iv] = await menuVectors(enc, spec, services.dishAnchors, [s.query, ...s.items], 384);
     const ranked = s.corpus.map((text, i) => ({ text, score: dot(qv, iv[i]) })).sort((x, y) => y.score - x.score);
     const ndcg = dcg(ranked.slice(0, 10).map((r) => s.q.relevant[r.text] ?? 0)) / dcg(Object.values(s.q.relevant).sort((x, y) => y - x).slice(0, 10));
     const acc = bySet.get(s.set) ?? { sum: 0, n: 0 };

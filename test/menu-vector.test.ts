@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadKnowledge } from '../src/core/knowledge/index.js';
 import { parseMenuText } from '../src/core/menu-text.js';
-import { anchorText, menuVectors, readMenuVectorSpec, MENU_VECTOR_FORMAT } from '../src/core/menu-vector.js';
+import { anchorText, DishAnchors, menuVectors, readMenuVectorSpec, MENU_VECTOR_FORMAT } from '../src/core/menu-vector.js';
 import type { MenuEncoder } from '../src/core/inference/encoder.js';
 import { CONFIDENT_DISH_SCORE } from '../src/core/match.js';
 import { trigramVector } from './helpers/fake-embedder.js';
@@ -17,12 +17,18 @@ import { trigramVector } from './helpers/fake-embedder.js';
 const knowledge = loadKnowledge();
 const read = (text: string) => parseMenuText(knowledge, text);
 const seen: string[] = [];
-const encoder = { encode: async (texts: readonly string[]) => texts.map((x) => (seen.push(x), trigramVector(x))) } as unknown as MenuEncoder;
+const projected: number[] = [];
+const encoder = {
+  encode: async (texts: readonly string[], d: number) => texts.map((x) => (seen.push(x), trigramVector(x).slice(0, d))),
+  // A stand-in projection (the first d dimensions): what matters here is which vector is projected, and how often.
+  project: (v: Float32Array, d: number) => (projected.push(d), v.slice(0, d)),
+} as unknown as MenuEncoder;
 const dot = (a: Float32Array, b: Float32Array): number => a.reduce((s, v, i) => s + v * b[i]!, 0);
+const anchors = await DishAnchors.build(knowledge, encoder);
 
 t.test('without an anchor the vector is the embedding of the English food words', async (t) => {
   seen.length = 0;
-  const [hindi] = await menuVectors(encoder, { anchorWeight: 0 }, [read('Murgh Makhani')], 384);
+  const [hindi] = await menuVectors(encoder, { anchorWeight: 0 }, anchors, [read('Murgh Makhani')], 384);
   t.same(seen, ['chicken makhani'], 'the encoder reads the English rendering, not the Hindi words');
   t.same(Array.from(hindi!), Array.from(trigramVector('chicken makhani')));
 });
@@ -30,7 +36,9 @@ t.test('without an anchor the vector is the embedding of the English food words'
 t.test('a text the knowledge base resolves is pulled towards its dish name, by the weight', async (t) => {
   const text = read('Murgh Makhani');
   t.equal(anchorText(text), 'Butter Chicken', 'anchored to the dish it names');
-  const [v] = await menuVectors(encoder, { anchorWeight: 1 }, [text], 384);
+  seen.length = 0;
+  const [v] = await menuVectors(encoder, { anchorWeight: 1 }, anchors, [text], 384);
+  t.same(seen, ['chicken makhani'], 'the request encodes only its own text: the dish name was embedded with the anchors');
   const own = trigramVector('chicken makhani'), dish = trigramVector('Butter Chicken');
   const sum = own.map((x, i) => x + dish[i]!);
   const norm = Math.sqrt(dot(sum, sum));
@@ -38,9 +46,37 @@ t.test('a text the knowledge base resolves is pulled towards its dish name, by t
   t.ok(Math.abs(dot(v!, v!) - 1) < 1e-5, 'unit length');
   // Two names of one dish meet: the anchored cosine exceeds the plain one.
   const pair = [read('Baingan Bharta'), read('Smoked Eggplant Mash')];
-  const [a0, b0] = await menuVectors(encoder, { anchorWeight: 0 }, pair, 384);
-  const [a1, b1] = await menuVectors(encoder, { anchorWeight: 1 }, pair, 384);
+  const [a0, b0] = await menuVectors(encoder, { anchorWeight: 0 }, anchors, pair, 384);
+  const [a1, b1] = await menuVectors(encoder, { anchorWeight: 1 }, anchors, pair, 384);
   t.ok(dot(a1!, b1!) > dot(a0!, b0!) + 0.2, `synonyms closer anchored (${dot(a0!, b0!).toFixed(3)} → ${dot(a1!, b1!).toFixed(3)})`);
+});
+
+t.test('a lower dimension blends the projected dish vector, projected once per dish', async (t) => {
+  const text = read('Murgh Makhani');
+  projected.length = 0;
+  const [v] = await menuVectors(encoder, { anchorWeight: 1 }, anchors, [text], 128);
+  const [again] = await menuVectors(encoder, { anchorWeight: 1 }, anchors, [text], 128);
+  t.same(projected, [128], 'projected on first use, then kept');
+  const own = trigramVector('chicken makhani').slice(0, 128), dish = trigramVector('Butter Chicken').slice(0, 128);
+  const sum = own.map((x, i) => x + dish[i]!);
+  const norm = Math.sqrt(dot(sum, sum));
+  t.ok(Array.from(v!).every((x, i) => Math.abs(x - sum[i]! / norm) < 1e-6), 'normalise(own + weight · projected dish)');
+  t.same(Array.from(again!), Array.from(v!));
+  t.throws(() => anchors.vectorOf({ ...text.dish!.dish, id: -1 }, 384), /not in the book/, 'a dish of another book is refused');
+});
+
+t.test('the projections are filled in the background, and the fill stops when asked', async (t) => {
+  const fresh = await DishAnchors.build(knowledge, encoder);
+  projected.length = 0;
+  let turns = 0;
+  await fresh.fillProjections(() => ++turns > 5);
+  t.equal(projected.length, 5, 'stopped after the fifth dish');
+  projected.length = 0;
+  await fresh.fillProjections(() => false);
+  t.equal(projected.length, 2 * knowledge.book.dishes.length - 5, 'every dish at 128 and 256, none twice');
+  projected.length = 0;
+  await menuVectors(encoder, { anchorWeight: 1 }, fresh, [read('Murgh Makhani')], 256);
+  t.same(projected, [], 'a request after the fill projects nothing');
 });
 
 t.test('no anchor below the floor, for an unknown name, or for the dish name itself', async (t) => {
@@ -50,8 +86,8 @@ t.test('no anchor below the floor, for an unknown name, or for the dish name its
   t.ok(holds.profile.dish !== null && holds.profile.dishScore < CONFIDENT_DISH_SCORE, 'resolved loosely by its words');
   t.equal(anchorText(holds), null, 'a loose resolution anchors nothing');
   seen.length = 0;
-  const [own] = await menuVectors(encoder, { anchorWeight: 1 }, [read('Butter Chicken')], 384);
-  t.same(seen, ['Butter Chicken'], 'the dish name is not embedded twice');
+  const [own] = await menuVectors(encoder, { anchorWeight: 1 }, anchors, [read('Butter Chicken')], 384);
+  t.same(seen, ['Butter Chicken'], 'a request encodes only its own texts: the dish names were embedded when the anchors were made');
   t.same(Array.from(own!), Array.from(trigramVector('Butter Chicken')));
 });
 

@@ -3,6 +3,7 @@ import type { Services } from './services.js';
 import { dedupPrepared, type DedupOutcome } from './dedup.js';
 import { classifierStatus, classifyItems } from './classify.js';
 import { detectNonFood } from './nonfood.js';
+import { FULL_DIMENSION } from './inference/encoder.js';
 
 /**
  * The whole-menu health report behind POST /report. Each item is cleaned and embedded once (384-d); the dedup
@@ -134,7 +135,7 @@ export async function buildMenuReport(
   options: { cosineThreshold?: number } = {},
 ): Promise<MenuReport> {
   const started = performance.now();
-  const { texts, vectors } = await services.embedTexts(items, 384);
+  const { texts, vectors } = await services.embedTexts(items, FULL_DIMENSION);
   const cleanedTexts = texts.map((c) => c.name);
 
   // Noise: cleaning removed something (a price, a size, a promo label, an emoji, decoration).

@@ -2,7 +2,7 @@ import { CUISINE_LABELS, TAGS, courseGroup, cuisineAffinity, type Course, type C
 import type { Knowledge } from './knowledge/index.js';
 import { dietMarkers, dietOf, flavourTagsOf, proteinOf } from './knowledge/cues.js';
 import { conflicts, vegOrNot, type ItemProfile } from './items.js';
-import { l2normalize, type Dimension, type MenuEncoder } from './inference/encoder.js';
+import { FULL_DIMENSION, l2normalize, type Dimension, type MenuEncoder } from './inference/encoder.js';
 import { clamp01 } from './match.js';
 import { editDistance } from './text/clean.js';
 import { type Serving, servingsAgree } from './servings.js';
@@ -50,7 +50,7 @@ export async function buildConceptCentroids(k: Knowledge, encoder: MenuEncoder):
   const book = k.book;
   const byTag = new Map<Tag, Float32Array>();
   const names = book.dishes.map((d) => d.name);
-  const vectors = await encoder.encode(names, 384);
+  const vectors = await encoder.encode(names, FULL_DIMENSION);
   const dishTags = book.dishes.map((d) => new Set([...d.tags, ...flavourTagsOf(k.cues, d.name)]));
   for (const tag of TAGS) {
     const acc = new Float32Array(encoder.model.hiddenSize);

@@ -12,7 +12,7 @@ import { readCosineCalibration, readMatchGates, type CosineCalibration, type Mat
 import { buildConceptCentroids, type ConceptCentroids } from './search.js';
 import { loadKnowledge, type Knowledge } from './knowledge/index.js';
 import { parseMenuText, type MenuText } from './menu-text.js';
-import { menuVectors, readMenuVectorSpec, type MenuVectorSpec } from './menu-vector.js';
+import { DishAnchors, menuVectors, readMenuVectorSpec, type MenuVectorSpec } from './menu-vector.js';
 import { ServiceMetrics } from './metrics.js';
 
 export type ServiceState = 'loading' | 'ready' | 'failed';
@@ -52,6 +52,10 @@ export class Services {
   matchReranker: CrossEncoderScorer | null = null;
   searchReranker: CrossEncoderScorer | null = null;
   conceptCentroids: ConceptCentroids | null = null;
+  /** Every dish name's anchor embedding (menu-vector.ts), made at start so no request encodes one. */
+  dishAnchors: DishAnchors | null = null;
+  private anchorFill: Promise<void> = Promise.resolve();
+  private closing = false;
   /** /search's fitted precision stage (models/rankers/search-relevance.json). */
   readonly searchRanker: SearchRanker = readSearchRanker();
   /** The same-dish probability of a cosine where no cross-encoder answers (models/calibration/). */
@@ -125,8 +129,11 @@ export class Services {
               ? await CrossEncoderScorer.load(resolveBuiltModel(served.search_reranker, 'search_reranker'), { ...encoderOpts, observer: this.metrics.batchObserver('search_reranker') })
               : null;
       }
-      // Concept centroids double as the warm-up run, so the first customer request pays for neither.
+      // The dish anchors and concept centroids double as the warm-up run, so the first customer request pays for none
+      // of them.
+      this.dishAnchors = await DishAnchors.build(this.knowledge, this.encoder);
       this.conceptCentroids = await buildConceptCentroids(this.knowledge, this.encoder);
+      this.anchorFill = this.dishAnchors.fillProjections(() => this.closing);
       this.loadTimeSeconds = (performance.now() - t0) / 1000;
       this.readySince = Math.floor(Date.now() / 1000);
       this.state = 'ready';
@@ -178,7 +185,8 @@ export class Services {
 
   /** The menu vectors of read texts (menu-vector.ts): what /embed returns and every stage compares. */
   vectorsOf(texts: readonly MenuText[], dimension: Dimension): Promise<Float32Array[]> {
-    return menuVectors(this.requireEncoder(), this.menuVector, texts, dimension);
+    if (!this.dishAnchors) throw new Error('encoder not loaded');
+    return menuVectors(this.requireEncoder(), this.menuVector, this.dishAnchors, texts, dimension);
   }
 
   /** How a text's vector is made for the served encoder (models/calibration/menu-vector.json), read on first use so
@@ -264,7 +272,9 @@ export class Services {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.ready.catch(() => {});
+    await this.anchorFill;
     await this.encoder?.close();
     await this.matchReranker?.close();
     if (this.searchReranker !== this.matchReranker) await this.searchReranker?.close();

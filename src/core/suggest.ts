@@ -7,11 +7,11 @@ import { CONFIDENT_DISH_SCORE, judgePairs, type PairPrecision } from './match.js
 import { judgeNonFood } from './nonfood.js';
 import type { Services } from './services.js';
 import type { RemovedNoise } from './text/clean.js';
-import { dot } from './inference/encoder.js';
+import { dot, FULL_DIMENSION } from './inference/encoder.js';
 import { cosineTopK } from '../native/index.js';
 
 /** The width of the vectors suggestions compare (the full 384-d embedding). */
-const DIMENSION = 384;
+const DIMENSION = FULL_DIMENSION;
 
 /** Unit vectors of one width as one row-major matrix. */
 function rowsOf(vectors: readonly Float32Array[]): Float32Array {

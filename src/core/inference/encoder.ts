@@ -11,6 +11,8 @@ export { l2normalize } from './runner.js';
 
 export const SUPPORTED_DIMENSIONS = [128, 256, 384] as const;
 export type Dimension = (typeof SUPPORTED_DIMENSIONS)[number];
+/** The encoder's own width: every lower dimension is projected from it. */
+export const FULL_DIMENSION = 384 satisfies Dimension;
 
 export interface EncoderOptions extends BatcherOptions {
   readonly intraOpThreads: number;

@@ -313,7 +313,9 @@ class FuzzyIndex {
   readonly infos: KeyInfo[] = [];
   /** Every word of every key after the misspelling fold, with how many keys use it. */
   readonly uses = new Map<string, number>();
-  private readonly byLetter = new Map<string, string[]>();
+  /** First letter and length → known words of 4+ letters, each with its rank among its letter's words by use. */
+  private readonly byLetterLength = new Map<string, { readonly word: string; readonly rank: number }[]>();
+  private readonly nearest: Memo<string, string[]>;
   /** word → its folded form(s), memoised: the ~18k keys repeat a few thousand words. */
   private readonly folded: Memo<string, string>;
   private optionalCache: Set<string> | null = null;
@@ -323,6 +325,7 @@ class FuzzyIndex {
 
   constructor(private readonly book: DishBook, readonly lex: LookupLexicons, readonly lw: LookupWords, memoEntries: number) {
     this.folded = new Memo(memoEntries);
+    this.nearest = new Memo(memoEntries);
     // How many keys use each word (after the misspelling fold): known words, and which spelling is commoner.
     const split: string[][] = [];
     for (const key of book.byKey.keys()) {
@@ -346,10 +349,14 @@ class FuzzyIndex {
     }
     // Equally near typo repairs are tried most-used word first ("masla" → masala before mala).
     const byUse = [...this.uses].filter(([w]) => /^[a-z]{4,}$/.test(w)).sort((a, b) => b[1] - a[1]);
+    const ranks = new Map<string, number>();
     for (const [word] of byUse) {
-      const list = this.byLetter.get(word[0]!);
-      if (list) list.push(word);
-      else this.byLetter.set(word[0]!, [word]);
+      const rank = ranks.get(word[0]!) ?? 0;
+      ranks.set(word[0]!, rank + 1);
+      const bucket = `${word[0]}${word.length}`;
+      const list = this.byLetterLength.get(bucket);
+      if (list) list.push({ word, rank });
+      else this.byLetterLength.set(bucket, [{ word, rank }]);
     }
   }
 
@@ -387,19 +394,27 @@ class FuzzyIndex {
   /** Known words within a small edit distance of an unknown one (1 up to 7 letters, 2 from 8), nearest only. */
   nearestWords(word: string): string[] {
     if (word.length < 4) return [];
+    return this.nearest.get(word, () => this.nearestUncached(word));
+  }
+
+  private nearestUncached(word: string): string[] {
     const max = word.length >= 8 ? 2 : 1;
-    let best: string[] = [];
+    // Only words within `max` letters of its length can be within `max` edits; every word at the least distance is
+    // kept, and ties go most-used first.
+    let best: { readonly word: string; readonly rank: number }[] = [];
     let bestD = max + 1;
-    for (const cand of this.byLetter.get(word[0]!) ?? []) {
-      const d = editDistance(word, cand, Math.min(max, bestD));
-      if (d < bestD) {
-        best = [cand];
-        bestD = d;
-      } else if (d === bestD && d <= max) {
-        best.push(cand);
+    for (let len = word.length - max; len <= word.length + max; len++) {
+      for (const cand of this.byLetterLength.get(`${word[0]}${len}`) ?? []) {
+        const d = editDistance(word, cand.word, Math.min(max, bestD));
+        if (d < bestD) {
+          best = [cand];
+          bestD = d;
+        } else if (d === bestD && d <= max) {
+          best.push(cand);
+        }
       }
     }
-    return bestD <= max ? best.slice(0, 6) : [];
+    return bestD <= max ? best.sort((a, b) => a.rank - b.rank).slice(0, 6).map((c) => c.word) : [];
   }
 
   /** "pavbhaji" → ["pav", "bhaji"] when both halves are known words (3+ letters each) and the split is unique. */
