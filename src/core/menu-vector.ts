@@ -123,7 +123,9 @@ export async function menuVectors(encoder: MenuEncoder, spec: Pick<MenuVectorSpe
   const encoding = encoder.encode(texts.map((t) => t.english), dimension);
   if (spec.anchorWeight === 0) return encoding;
   // The batcher sends a batch to the inference workers on the next turn of the event loop; the dishes are resolved
-  // after it, on this thread, while the workers encode.
+  // after it, on this thread, while the workers encode. A refusal (a full queue) is met at the await below, not
+  // reported as unhandled while this turn passes.
+  encoding.catch(() => {});
   await new Promise<void>((resolve) => setImmediate(resolve));
   const dishes = texts.map((t) => {
     const dish = anchorDish(t);
