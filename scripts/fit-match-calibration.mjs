@@ -14,7 +14,7 @@ import { loadDishBook } from '../dist/src/core/knowledge/dishes.js';
 import { readTsv } from '../dist/src/core/knowledge/tsv.js';
 import { KNOWLEDGE_DIR } from '../dist/src/core/paths.js';
 import { COSINE_CALIBRATION_FORMAT, COSINE_CALIBRATION_PATH } from '../dist/src/core/match.js';
-import { menuVectors } from '../dist/src/core/menu-vector.js';
+import { menuVectors, NO_ANCHORS } from '../dist/src/core/menu-vector.js';
 import { parseMenuText } from '../dist/src/core/menu-text.js';
 
 const outAt = process.argv.indexOf('--out');
@@ -34,8 +34,7 @@ const labels = pairs.map((_, i) => (i < Math.min(positives.length, PER_SIDE) ? 1
 // The calibration answers where the knowledge base is silent, so it is fitted on menu vectors without the dish anchor
 // (menu-vector.ts): anchored, every alias here would meet its dish's name and the fit would learn the knowledge base,
 // not the encoder.
-const plain = { anchorWeight: 0 };
-const embed = async (texts) => ({ vectors: await menuVectors(services.requireEncoder(), plain, services.dishAnchors, texts.map((t) => parseMenuText(services.knowledge, t)), 384) });
+const embed = async (texts) => ({ vectors: await menuVectors(services.requireEncoder(), NO_ANCHORS, services.dishAnchors, texts.map((t) => parseMenuText(services.knowledge, t)), 384) });
 const a = await embed(pairs.map((p) => p[0]));
 const b = await embed(pairs.map((p) => p[1]));
 const cos = pairs.map((_, i) => a.vectors[i].reduce((s, v, k) => s + v * b.vectors[i][k], 0));

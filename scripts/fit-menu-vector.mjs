@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// Fits the weight of a text's dish anchor in its menu vector (src/core/menu-vector.ts) for the served encoder, and writes
-// models/calibration/menu-vector.json. Never reads the held-out set.
+// Fits the weights of a text's dish anchor in its menu vector (src/core/menu-vector.ts) for the served encoder: for a
+// text that names the dish itself, for one the dish is read from loosely, and for a combo whose first part names it.
+// Writes models/calibration/menu-vector.json. Never reads the held-out set.
 //
 // What it maximises is what a customer who stores /embed vectors gets, with no rule at query time: the mean of the
 // same-dish pair AUC (eval/dev/match_dev_pairs_*.tsv and same_dish_dev_pairs.tsv) and the raw-cosine nDCG@10 of the
 // development search sets (each menu ranked by the cosine of the query's and the items' vectors), over a grid of
 // anchor weights up to 1: the text's own embedding never weighs less than its dish's, so the vector stays the text's
-// (two items of one dish on a menu stay apart by what their own names add). Ties go to the smaller weight. Refit when
+// (two items of one dish on a menu stay apart by what their own names add). Ties go to the smaller weights. Refit when
 // the encoder or the knowledge base changes.
 //   npx tspc -p tsconfig.json && node scripts/fit-menu-vector.mjs [--out PATH]
 import { createHash } from 'node:crypto';
@@ -15,7 +16,7 @@ import { dirname } from 'node:path';
 import { loadConfig } from '../dist/src/config.js';
 import { Services } from '../dist/src/core/services.js';
 import { parseMenuText } from '../dist/src/core/menu-text.js';
-import { menuVectors, MENU_VECTOR_FORMAT, MENU_VECTOR_PATH } from '../dist/src/core/menu-vector.js';
+import { menuVectors, MENU_VECTOR_FORMAT, MENU_VECTOR_PATH, NO_ANCHORS } from '../dist/src/core/menu-vector.js';
 import { dot } from '../dist/src/core/inference/encoder.js';
 import { loadDevSets, devSameDishPairs } from '../dist/eval/sets.js';
 import { auc } from '../dist/eval/data.js';
@@ -23,6 +24,7 @@ import { auc } from '../dist/eval/data.js';
 const outAt = process.argv.indexOf('--out');
 const OUT = outAt >= 0 ? process.argv[outAt + 1] : MENU_VECTOR_PATH;
 const WEIGHTS = [0, 0.25, 0.5, 0.75, 1];
+const LOOSER = [0, 0.25, 0.5];
 
 const services = new Services(loadConfig({ ...process.env, PORT: '0', MENU_CACHE_BYTES: String(512 * 1024 * 1024) }));
 await services.ready;
@@ -54,20 +56,23 @@ async function measure(spec) {
 }
 
 const results = [];
-for (const anchorWeight of WEIGHTS) {
-  {
-    const m = await measure({ anchorWeight });
-    results.push({ anchorWeight, ...m });
-    console.log(`weight ${anchorWeight}: pair AUC ${m.pairAuc.toFixed(4)} raw nDCG ${m.ndcg.toFixed(4)} (${Object.entries(m.bySet).map(([s, v]) => `${s} ${v}`).join(' ')})`);
-  }
+const grid = WEIGHTS.flatMap((anchorWeight) => LOOSER.flatMap((looseAnchorWeight) => WEIGHTS.map((comboAnchorWeight) => ({ anchorWeight, looseAnchorWeight, comboAnchorWeight }))))
+  .filter((w) => w.looseAnchorWeight <= w.anchorWeight && w.comboAnchorWeight <= w.anchorWeight);
+for (const weights of grid) {
+  const m = await measure(weights);
+  results.push({ weights, ...m });
+  console.log(`weights ${weights.anchorWeight} / loose ${weights.looseAnchorWeight} / combo ${weights.comboAnchorWeight}: pair AUC ${m.pairAuc.toFixed(4)} raw nDCG ${m.ndcg.toFixed(4)}`);
 }
+// The grid runs from the smaller weights up, so a tie keeps the smaller.
 const best = results.reduce((x, r) => (r.score > x.score + 1e-9 ? r : x));
-const none = results[0];
+const none = results.find((r) => r.weights.anchorWeight === 0 && r.weights.looseAnchorWeight === 0 && r.weights.comboAnchorWeight === 0) ?? (await measure(NO_ANCHORS));
 const sha256 = createHash('sha256').update(JSON.stringify([pairs.map((r) => [r.text_a, r.text_b, r.same]), searches.map((s) => [s.q.query, s.q.menu, s.q.relevant])])).digest('hex');
 const file = {
   format: MENU_VECTOR_FORMAT,
   encoder: services.modelId,
-  anchor_weight: best.anchorWeight,
+  anchor_weight: best.weights.anchorWeight,
+  loose_anchor_weight: best.weights.looseAnchorWeight,
+  combo_anchor_weight: best.weights.comboAnchorWeight,
   fitted_by: 'scripts/fit-menu-vector.mjs',
   data: { pair_sets: [...sets.match.map((m) => m.name), 'same_dish_dev_pairs'], pairs: pairs.length, search_sets: sets.search.map((s) => s.name), queries: searches.length, sha256 },
   metrics: {
@@ -77,6 +82,6 @@ const file = {
 };
 mkdirSync(dirname(OUT), { recursive: true });
 writeFileSync(OUT, `${JSON.stringify(file, null, 2)}\n`);
-console.log(`anchor_weight ${best.anchorWeight} → ${OUT}`);
+console.log(`weights ${JSON.stringify(best.weights)} → ${OUT}`);
 await services.close();
 process.exit(0);

@@ -1,15 +1,16 @@
 /**
- * The menu vector (src/core/menu-vector.ts): a text's embedding is made from its English food words and, when the
- * text names a knowledge-base dish itself, pulled towards the dish name's embedding. A stand-in encoder (character
- * trigrams) makes the arithmetic checkable; the served encoder and the fitted weight are checked in models.test.
+ * The menu vector (src/core/menu-vector.ts): a text's embedding is made from its English food words and pulled towards
+ * the anchor of the knowledge-base dish it is read as (the sum of its names' embeddings), by a weight that depends on
+ * how it names the dish. A stand-in encoder (character trigrams) makes the arithmetic checkable; the served encoder and
+ * the fitted weights are checked in models.test.
  */
 import t from 'tap';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadKnowledge } from '../src/core/knowledge/index.js';
 import { parseMenuText } from '../src/core/menu-text.js';
-import { anchorText, DishAnchors, menuVectors, readMenuVectorSpec, MENU_VECTOR_FORMAT } from '../src/core/menu-vector.js';
+import { anchorOf, anchorTexts, DishAnchors, menuVectors, NO_ANCHORS, readMenuVectorSpec, MENU_VECTOR_FORMAT, type AnchorWeights } from '../src/core/menu-vector.js';
 import type { MenuEncoder } from '../src/core/inference/encoder.js';
 import { CONFIDENT_DISH_SCORE } from '../src/core/match.js';
 import { trigramVector } from './helpers/fake-embedder.js';
@@ -19,54 +20,111 @@ const read = (text: string) => parseMenuText(knowledge, text);
 const seen: string[] = [];
 const projected: number[] = [];
 const encoder = {
+  model: { id: 'trigrams' },
   encode: async (texts: readonly string[], d: number) => texts.map((x) => (seen.push(x), trigramVector(x).slice(0, d))),
   // A stand-in projection (the first d dimensions): what matters here is which vector is projected, and how often.
   project: (v: Float32Array, d: number) => (projected.push(d), v.slice(0, d)),
 } as unknown as MenuEncoder;
 const dot = (a: Float32Array, b: Float32Array): number => a.reduce((s, v, i) => s + v * b[i]!, 0);
-const anchors = await DishAnchors.build(knowledge, encoder);
+const unit = (v: Float32Array): Float32Array => {
+  const n = Math.sqrt(dot(v, v));
+  return v.map((x) => x / n);
+};
+const near = (a: Float32Array, b: Float32Array): boolean => a.length === b.length && Array.from(a).every((x, i) => Math.abs(x - b[i]!) < 1e-5);
+const cacheDir = mkdtempSync(join(tmpdir(), 'anchors-'));
+t.teardown(() => rmSync(cacheDir, { recursive: true, force: true }));
+const anchors = await DishAnchors.build(knowledge, encoder, cacheDir);
+const weights: AnchorWeights = { anchorWeight: 1, looseAnchorWeight: 0.25, comboAnchorWeight: 0.5 };
+const dishNamed = (name: string) => knowledge.book.dishes.find((d) => d.name === name)!;
+/** A dish's anchor as the contract states it: the normalised sum of its names' trigram vectors. */
+const anchorByHand = (name: string): Float32Array => {
+  const sum = new Float32Array(trigramVector('x').length);
+  for (const text of anchorTexts(knowledge, dishNamed(name))) trigramVector(text).forEach((x, i) => (sum[i]! += x));
+  return unit(sum);
+};
 
-t.test('without an anchor the vector is the embedding of the English food words', async (t) => {
+t.test('without anchors the vector is the embedding of the English food words', async (t) => {
   seen.length = 0;
-  const [hindi] = await menuVectors(encoder, { anchorWeight: 0 }, anchors, [read('Murgh Makhani')], 384);
+  const [hindi] = await menuVectors(encoder, NO_ANCHORS, anchors, [read('Murgh Makhani')], 384);
   t.same(seen, ['chicken makhani'], 'the encoder reads the English rendering, not the Hindi words');
   t.same(Array.from(hindi!), Array.from(trigramVector('chicken makhani')));
 });
 
-t.test('a text the knowledge base resolves is pulled towards its dish name, by the weight', async (t) => {
+t.test("a dish's anchor is the normalised sum of its names' embeddings", async (t) => {
+  const texts = anchorTexts(knowledge, dishNamed('Butter Chicken'));
+  t.equal(texts[0], 'Butter Chicken', 'the name first');
+  t.ok(texts.length > 2 && new Set(texts).size === texts.length, `its aliases too, each once (${texts.length} texts)`);
+  t.ok(near(anchors.vectorOf(dishNamed('Butter Chicken'), 384), anchorByHand('Butter Chicken')));
+});
+
+t.test('a text that names a dish itself is pulled towards its anchor by the full weight', async (t) => {
   const text = read('Murgh Makhani');
-  t.equal(anchorText(text), 'Butter Chicken', 'anchored to the dish it names');
+  t.equal(anchorOf(text, weights)?.dish.name, 'Butter Chicken', 'anchored to the dish it names');
+  t.equal(anchorOf(text, weights)?.weight, 1);
   seen.length = 0;
-  const [v] = await menuVectors(encoder, { anchorWeight: 1 }, anchors, [text], 384);
-  t.same(seen, ['chicken makhani'], 'the request encodes only its own text: the dish name was embedded with the anchors');
-  const own = trigramVector('chicken makhani'), dish = trigramVector('Butter Chicken');
-  const sum = own.map((x, i) => x + dish[i]!);
-  const norm = Math.sqrt(dot(sum, sum));
-  t.ok(Array.from(v!).every((x, i) => Math.abs(x - sum[i]! / norm) < 1e-6), 'normalise(own + weight · dish)');
-  t.ok(Math.abs(dot(v!, v!) - 1) < 1e-5, 'unit length');
-  // Two names of one dish meet: the anchored cosine exceeds the plain one.
+  const [v] = await menuVectors(encoder, weights, anchors, [text], 384);
+  t.same(seen, ['chicken makhani'], 'the request encodes only its own text: the dish names were embedded with the anchors');
+  t.ok(near(v!, unit(trigramVector('chicken makhani').map((x, i) => x + anchorByHand('Butter Chicken')[i]!))), 'normalise(own + weight · anchor)');
+  // The dish name itself is pulled to the same anchor: every name of a dish meets there.
+  const [own] = await menuVectors(encoder, weights, anchors, [read('Butter Chicken')], 384);
+  t.ok(near(own!, unit(trigramVector('Butter Chicken').map((x, i) => x + anchorByHand('Butter Chicken')[i]!))));
   const pair = [read('Baingan Bharta'), read('Smoked Eggplant Mash')];
-  const [a0, b0] = await menuVectors(encoder, { anchorWeight: 0 }, anchors, pair, 384);
-  const [a1, b1] = await menuVectors(encoder, { anchorWeight: 1 }, anchors, pair, 384);
+  const [a0, b0] = await menuVectors(encoder, NO_ANCHORS, anchors, pair, 384);
+  const [a1, b1] = await menuVectors(encoder, weights, anchors, pair, 384);
   t.ok(dot(a1!, b1!) > dot(a0!, b0!) + 0.2, `synonyms closer anchored (${dot(a0!, b0!).toFixed(3)} → ${dot(a1!, b1!).toFixed(3)})`);
 });
 
-t.test('a lower dimension blends the projected dish vector, projected once per dish', async (t) => {
+t.test('a loose reading and a combo take their own weights; an unknown name none', async (t) => {
+  const loose = read('Peppery Chicken Roll');
+  t.ok(loose.dish !== null && loose.dish.score < CONFIDENT_DISH_SCORE, 'resolved loosely by its words');
+  t.same(anchorOf(loose, weights), { dish: loose.dish!.dish, weight: 0.25 });
+  t.equal(anchorOf(loose, { ...weights, looseAnchorWeight: 0 }), null, 'a zero weight anchors nothing');
+  const combo = read('Butter Chicken + Coke');
+  t.equal(combo.dish, null, 'a combo is not one dish');
+  t.same(anchorOf(combo, weights), { dish: dishNamed('Butter Chicken'), weight: 0.5 }, 'its first part, by the combo weight');
+  t.equal(anchorOf(read('Xyzzy Special'), weights), null, 'an unknown name keeps its own vector');
+  const [v] = await menuVectors(encoder, weights, anchors, [loose], 384);
+  const a = anchors.vectorOf(loose.dish!.dish, 384);
+  t.ok(near(v!, unit(trigramVector(loose.english).map((x, i) => x + 0.25 * a[i]!))));
+});
+
+t.test('the table is kept on disk and read back by the next start', async (t) => {
+  const files = readdirSync(cacheDir);
+  t.equal(files.length, 1, 'one table, no partial file left');
+  t.match(files[0], /^trigrams-[0-9a-f]{64}\.f32$/);
+  seen.length = 0;
+  const again = await DishAnchors.build(knowledge, encoder, cacheDir);
+  t.same(seen, [], 'nothing encoded on a second start');
+  t.equal(again.id, anchors.id);
+  const d = dishNamed('Butter Chicken');
+  t.same(Array.from(again.vectorOf(d, 384)), Array.from(anchors.vectorOf(d, 384)));
+  // A table of the wrong size (another book) is remade, not read.
+  writeFileSync(join(cacheDir, files[0]!), new Uint8Array(12));
+  const remade = await DishAnchors.build(knowledge, encoder, cacheDir);
+  t.ok(seen.length > 1000, 'remade from the names');
+  t.ok(near(remade.vectorOf(d, 384), anchors.vectorOf(d, 384)));
+  t.ok(existsSync(join(cacheDir, files[0]!)));
+  // A cache that cannot be written (here a file where its directory should be) costs only the time to make the table.
+  const blocked = join(cacheDir, 'not-a-directory');
+  writeFileSync(blocked, '');
+  const unkept = await DishAnchors.build(knowledge, encoder, blocked);
+  t.ok(near(unkept.vectorOf(d, 384), anchors.vectorOf(d, 384)), 'made and served all the same');
+});
+
+t.test('a lower dimension blends the projected anchor, projected once per dish', async (t) => {
   const text = read('Murgh Makhani');
   projected.length = 0;
-  const [v] = await menuVectors(encoder, { anchorWeight: 1 }, anchors, [text], 128);
-  const [again] = await menuVectors(encoder, { anchorWeight: 1 }, anchors, [text], 128);
+  const [v] = await menuVectors(encoder, weights, anchors, [text], 128);
+  const [again] = await menuVectors(encoder, weights, anchors, [text], 128);
   t.same(projected, [128], 'projected on first use, then kept');
-  const own = trigramVector('chicken makhani').slice(0, 128), dish = trigramVector('Butter Chicken').slice(0, 128);
-  const sum = own.map((x, i) => x + dish[i]!);
-  const norm = Math.sqrt(dot(sum, sum));
-  t.ok(Array.from(v!).every((x, i) => Math.abs(x - sum[i]! / norm) < 1e-6), 'normalise(own + weight · projected dish)');
+  const own = trigramVector('chicken makhani').slice(0, 128), dish = anchorByHand('Butter Chicken').slice(0, 128);
+  t.ok(near(v!, unit(own.map((x, i) => x + dish[i]!))), 'normalise(own + weight · projected anchor)');
   t.same(Array.from(again!), Array.from(v!));
   t.throws(() => anchors.vectorOf({ ...text.dish!.dish, id: -1 }, 384), /not in the book/, 'a dish of another book is refused');
 });
 
 t.test('the projections are filled in the background, and the fill stops when asked', async (t) => {
-  const fresh = await DishAnchors.build(knowledge, encoder);
+  const fresh = await DishAnchors.build(knowledge, encoder, null);
   projected.length = 0;
   let turns = 0;
   await fresh.fillProjections(() => ++turns > 5);
@@ -75,20 +133,8 @@ t.test('the projections are filled in the background, and the fill stops when as
   await fresh.fillProjections(() => false);
   t.equal(projected.length, 2 * knowledge.book.dishes.length - 5, 'every dish at 128 and 256, none twice');
   projected.length = 0;
-  await menuVectors(encoder, { anchorWeight: 1 }, fresh, [read('Murgh Makhani')], 256);
+  await menuVectors(encoder, weights, fresh, [read('Murgh Makhani')], 256);
   t.same(projected, [], 'a request after the fill projects nothing');
-});
-
-t.test('no anchor below the floor, for an unknown name, or for the dish name itself', async (t) => {
-  t.equal(anchorText(read('Xyzzy Special')), null, 'an unknown name keeps its own vector');
-  // A name that holds a dish's words and adds its own is another item, not a name of that dish.
-  const holds = read('Peppery Chicken Roll');
-  t.ok(holds.profile.dish !== null && holds.profile.dishScore < CONFIDENT_DISH_SCORE, 'resolved loosely by its words');
-  t.equal(anchorText(holds), null, 'a loose resolution anchors nothing');
-  seen.length = 0;
-  const [own] = await menuVectors(encoder, { anchorWeight: 1 }, anchors, [read('Butter Chicken')], 384);
-  t.same(seen, ['Butter Chicken'], 'a request encodes only its own texts: the dish names were embedded when the anchors were made');
-  t.same(Array.from(own!), Array.from(trigramVector('Butter Chicken')));
 });
 
 t.test('the fitted file is checked on load', async (t) => {
@@ -99,8 +145,9 @@ t.test('the fitted file is checked on load', async (t) => {
     writeFileSync(p, JSON.stringify(body));
     return p;
   };
-  t.same(readMenuVectorSpec(write({ format: MENU_VECTOR_FORMAT, encoder: 'e', anchor_weight: 0.5 })), { encoder: 'e', anchorWeight: 0.5 });
-  t.throws(() => readMenuVectorSpec(write({ format: MENU_VECTOR_FORMAT, encoder: 'e', anchor_weight: -1 })), /anchor_weight/);
-  t.throws(() => readMenuVectorSpec(write({ format: MENU_VECTOR_FORMAT, encoder: 'e' })), /anchor_weight/);
-  t.throws(() => readMenuVectorSpec(write({ format: 'other', encoder: 'e', anchor_weight: 1 })), /format/);
+  const good = { format: MENU_VECTOR_FORMAT, encoder: 'e', anchor_weight: 1, loose_anchor_weight: 0.25, combo_anchor_weight: 0.5 };
+  t.same(readMenuVectorSpec(write(good)), { encoder: 'e', anchorWeight: 1, looseAnchorWeight: 0.25, comboAnchorWeight: 0.5 });
+  t.throws(() => readMenuVectorSpec(write({ ...good, anchor_weight: -1 })), /anchor_weight/);
+  t.throws(() => readMenuVectorSpec(write({ ...good, combo_anchor_weight: undefined })), /combo_anchor_weight/);
+  t.throws(() => readMenuVectorSpec(write({ ...good, format: 'menu-intelligence/menu-vector@1' })), /format/);
 });

@@ -1,9 +1,12 @@
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { readFittedFile } from './fitted-file.js';
 import { MODELS_DIR } from './paths.js';
 import { parseCleanedText, type MenuText } from './menu-text.js';
 import type { Knowledge } from './knowledge/index.js';
 import type { Dish } from './knowledge/dishes.js';
+import { hasDevanagari } from './knowledge/transliterate.js';
 import { FULL_DIMENSION, SUPPORTED_DIMENSIONS, type Dimension, type MenuEncoder } from './inference/encoder.js';
 import { l2normalize } from './inference/runner.js';
 import { CONFIDENT_DISH_SCORE } from './match.js';
@@ -11,76 +14,113 @@ import { CONFIDENT_DISH_SCORE } from './match.js';
 /**
  * The menu vector of a text: what /embed returns, what a customer stores, and what every stage compares (search,
  * dedup, match, classify, catalogs). It is the encoder's embedding of the cleaned text in English food words
- * (MenuText.english: a Hindi or Devanagari food word read as its English one), and, when the text names a
- * knowledge-base dish itself, that embedding pulled towards the embedding of the dish's own name:
- *   v = normalise(embed(english) + anchor_weight · embed(dish name))
- * so two names of one dish (a regional name and its English description) meet in the vector a customer stores,
- * without a rule at query time. "Names the dish itself" is a resolution of CONFIDENT_DISH_SCORE or more (its name or
- * a listed alias, spelled right or near it), not a dish whose words the text merely contains: a roll with a flavour
- * word added holds the plain roll's words and is another item beside it on a menu. The weight is fitted on the
- * development pairs and search sets for the served encoder by scripts/fit-menu-vector.mjs
- * (models/calibration/menu-vector.json).
+ * (MenuText.english: a Hindi or Devanagari food word read as its English one), pulled towards the knowledge-base dish
+ * the text is read as, when it is read as one:
+ *   v = normalise(embed(english) + weight · anchor(dish))
+ * where a dish's anchor is the normalised sum of the embeddings of all its names (its name and every listed alias, in
+ * English food words), so two names of one dish (a regional name and its English description) meet in the vector a
+ * customer stores, without a rule at query time. The weight depends on how the text names the dish:
+ * - itself (a resolution of CONFIDENT_DISH_SCORE or more: its name or a listed alias, spelled right or near it);
+ * - loosely (a lower resolution: the dish's words with the text's own added; a roll with a flavour word added is
+ *   another item beside the plain roll on a menu, and near it);
+ * - as the first part of a combo that names it itself ("<dish> + <drink>").
+ * The three weights are fitted on the development pairs and search sets for the served encoder by
+ * scripts/fit-menu-vector.mjs (models/calibration/menu-vector.json).
  */
-export interface MenuVectorSpec {
-  /** The encoder it was fitted for. */
-  readonly encoder: string;
+export interface AnchorWeights {
+  /** A text that names the dish itself. */
   readonly anchorWeight: number;
+  /** A text the dish is read from loosely. */
+  readonly looseAnchorWeight: number;
+  /** A combo whose first part names the dish itself. */
+  readonly comboAnchorWeight: number;
 }
 
-export const MENU_VECTOR_FORMAT = 'menu-intelligence/menu-vector@1';
+export interface MenuVectorSpec extends AnchorWeights {
+  /** The encoder it was fitted for. */
+  readonly encoder: string;
+}
+
+/** Weights that leave every text its own embedding. */
+export const NO_ANCHORS: AnchorWeights = Object.freeze({ anchorWeight: 0, looseAnchorWeight: 0, comboAnchorWeight: 0 });
+
+export const MENU_VECTOR_FORMAT = 'menu-intelligence/menu-vector@2';
 export const MENU_VECTOR_PATH = join(MODELS_DIR, 'calibration', 'menu-vector.json');
 
 export function readMenuVectorSpec(path: string = MENU_VECTOR_PATH): MenuVectorSpec {
-  const { raw, where } = readFittedFile<{ format?: string; encoder?: unknown; anchor_weight?: unknown }>(path, MENU_VECTOR_FORMAT);
-  const { encoder, anchor_weight: anchorWeight } = raw;
-  if (typeof encoder !== 'string' || typeof anchorWeight !== 'number' || !(anchorWeight >= 0)) {
-    throw new Error(`${where}: needs an encoder id and anchor_weight ≥ 0`);
+  type Raw = { format?: string; encoder?: unknown; anchor_weight?: unknown; loose_anchor_weight?: unknown; combo_anchor_weight?: unknown };
+  const { raw, where } = readFittedFile<Raw>(path, MENU_VECTOR_FORMAT);
+  const weights = [raw.anchor_weight, raw.loose_anchor_weight, raw.combo_anchor_weight];
+  if (typeof raw.encoder !== 'string' || !weights.every((w) => typeof w === 'number' && w >= 0)) {
+    throw new Error(`${where}: needs an encoder id and anchor_weight, loose_anchor_weight, combo_anchor_weight ≥ 0`);
   }
-  return Object.freeze({ encoder, anchorWeight });
+  const [anchorWeight, looseAnchorWeight, comboAnchorWeight] = weights as number[];
+  return Object.freeze({ encoder: raw.encoder, anchorWeight: anchorWeight!, looseAnchorWeight: looseAnchorWeight!, comboAnchorWeight: comboAnchorWeight! });
 }
 
-/** The dish a text names itself (a resolution of CONFIDENT_DISH_SCORE or more), or null. */
-export function anchorDish(text: MenuText): Dish | null {
+/** The dish a text's vector is pulled towards, and by which weight; null when none. */
+export function anchorOf(text: MenuText, weights: AnchorWeights): { readonly dish: Dish; readonly weight: number } | null {
   const match = text.dish;
-  return match && match.score >= CONFIDENT_DISH_SCORE ? match.dish : null;
-}
-
-/** The text whose embedding anchors a text's vector: the name, in English food words, of the dish it names itself;
- * null when it names none. */
-export function anchorText(text: MenuText): string | null {
-  const dish = anchorDish(text);
-  return dish ? dishAnchorText(text.knowledge, dish) : null;
-}
-
-function dishAnchorText(k: Knowledge, dish: Dish): string {
-  return parseCleanedText(k, dish.name).english;
+  const [dish, weight] = match
+    ? [match.dish, match.score >= CONFIDENT_DISH_SCORE ? weights.anchorWeight : weights.looseAnchorWeight]
+    : [text.combo?.main?.dish ?? null, (text.combo?.main?.score ?? 0) >= CONFIDENT_DISH_SCORE ? weights.comboAnchorWeight : 0];
+  return dish && weight > 0 ? { dish, weight } : null;
 }
 
 /**
- * Every knowledge-base dish's anchor embedding, made once when the service starts (about a second for the whole
- * book), so no request encodes a dish name: a request pays for its own texts and a hash lookup. Lower dimensions are
- * projected from the full vector, as the encoder projects its own outputs, and kept once made; fillProjections makes
- * them all in the background after start, since a projection costs a request about as much as a short encode.
+ * The distinct texts, in English food words, whose embeddings make a dish's anchor: its name, then its aliases. A name
+ * still in Devanagari once read in English food words is left out: the encoder reads Latin script, and such names all
+ * embed near one another whatever the dish.
+ */
+export function anchorTexts(k: Knowledge, dish: Dish): readonly string[] {
+  const texts = [dish.name, ...dish.aliases].map((name) => parseCleanedText(k, name).english);
+  return [...new Set(texts.filter((text, i) => i === 0 || !hasDevanagari(text)))];
+}
+
+/**
+ * Every knowledge-base dish's anchor, made once (the embeddings of about 18,000 names: some seconds) and kept in
+ * models/cache/ under a hash of the encoder and every anchor text, so a later start only reads it; no request encodes
+ * a dish name. Lower dimensions are projected from the full vector, as the encoder projects its own outputs, and kept
+ * once made; fillProjections makes them all in the background after start, since a projection costs a request about
+ * as much as a short encode.
  */
 export class DishAnchors {
   private readonly projected = new Map<Dimension, Map<number, Float32Array>>();
 
   private constructor(
     private readonly encoder: MenuEncoder,
-    private readonly texts: ReadonlyMap<number, string>,
+    /** Names the table: a hash of the encoder and every dish's anchor texts. */
+    readonly id: string,
     private readonly full: ReadonlyMap<number, Float32Array>,
   ) {}
 
-  static async build(k: Knowledge, encoder: MenuEncoder): Promise<DishAnchors> {
+  static async build(k: Knowledge, encoder: MenuEncoder, cacheDir: string | null = ANCHOR_CACHE_DIR): Promise<DishAnchors> {
     const dishes = k.book.dishes;
-    const texts = dishes.map((d) => dishAnchorText(k, d));
-    const vectors = await encoder.encode(texts, FULL_DIMENSION);
-    return new DishAnchors(encoder, new Map(dishes.map((d, i) => [d.id, texts[i]!])), new Map(dishes.map((d, i) => [d.id, vectors[i]!])));
-  }
-
-  /** The anchor text of a dish of the book. */
-  textOf(dish: Dish): string {
-    return this.texts.get(dish.id) ?? notInBook(dish);
+    const texts = dishes.map((d) => anchorTexts(k, d));
+    const hash = createHash('sha256').update(JSON.stringify([encoder.model.id, dishes.map((d, i) => [d.id, texts[i]])])).digest('hex');
+    const path = cacheDir ? join(cacheDir, `${encoder.model.id}-${hash}.f32`) : null;
+    const rows = dishes.length * FULL_DIMENSION;
+    let table: Float32Array | null = null;
+    if (path && existsSync(path)) {
+      const bytes = readFileSync(path);
+      if (bytes.byteLength === rows * Float32Array.BYTES_PER_ELEMENT) table = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+    }
+    if (!table) {
+      table = new Float32Array(rows);
+      const flat = texts.flat();
+      const vectors = await encoder.encode(flat, FULL_DIMENSION);
+      let n = 0;
+      texts.forEach((list, i) => {
+        const row = table!.subarray(i * FULL_DIMENSION, (i + 1) * FULL_DIMENSION);
+        for (const _ of list) {
+          const v = vectors[n++]!;
+          for (let d = 0; d < FULL_DIMENSION; d++) row[d]! += v[d]!;
+        }
+        l2normalize(row);
+      });
+      if (path) keepTable(path, table);
+    }
+    return new DishAnchors(encoder, hash, new Map(dishes.map((d, i) => [d.id, table!.subarray(i * FULL_DIMENSION, (i + 1) * FULL_DIMENSION)])));
   }
 
   /**
@@ -88,7 +128,7 @@ export class DishAnchors {
    * interleave, until done or `stopped()`.
    */
   async fillProjections(stopped: () => boolean): Promise<void> {
-    const dishes = [...this.texts.keys()];
+    const dishes = [...this.full.keys()];
     for (const dimension of SUPPORTED_DIMENSIONS) {
       if (dimension === FULL_DIMENSION) continue;
       for (const id of dishes) {
@@ -114,30 +154,49 @@ export class DishAnchors {
   }
 }
 
+/**
+ * Writes a made table whole, then renames it into place, so servers starting together never read a half-written one. A
+ * cache that cannot be written (a read-only install) only costs the next start the time to make the table again.
+ */
+function keepTable(path: string, table: Float32Array): void {
+  const partial = `${path}.${process.pid}.partial`;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(partial, new Uint8Array(table.buffer, table.byteOffset, table.byteLength));
+    renameSync(partial, path);
+  } catch {
+    try {
+      rmSync(partial, { force: true });
+    } catch {
+      // Nothing was written where nothing can be.
+    }
+  }
+}
+
+/** Where made anchor tables are kept (not committed: they are remade from the knowledge base and the encoder). */
+export const ANCHOR_CACHE_DIR = join(MODELS_DIR, 'cache', 'anchors');
+
 function notInBook(dish: Dish): never {
   throw new Error(`dish ${dish.id} (${dish.name}) is not in the book the anchors were made from`);
 }
 
 /** Menu vectors of read texts at `dimension`, in order (unit length). */
-export async function menuVectors(encoder: MenuEncoder, spec: Pick<MenuVectorSpec, 'anchorWeight'>, anchors: DishAnchors, texts: readonly MenuText[], dimension: Dimension): Promise<Float32Array[]> {
+export async function menuVectors(encoder: MenuEncoder, weights: AnchorWeights, anchors: DishAnchors, texts: readonly MenuText[], dimension: Dimension): Promise<Float32Array[]> {
   const encoding = encoder.encode(texts.map((t) => t.english), dimension);
-  if (spec.anchorWeight === 0) return encoding;
+  if (weights.anchorWeight === 0 && weights.looseAnchorWeight === 0 && weights.comboAnchorWeight === 0) return encoding;
   // The batcher sends a batch to the inference workers on the next turn of the event loop; the dishes are resolved
   // after it, on this thread, while the workers encode. A refusal (a full queue) is met at the await below, not
   // reported as unhandled while this turn passes.
   encoding.catch(() => {});
   await new Promise<void>((resolve) => setImmediate(resolve));
-  const dishes = texts.map((t) => {
-    const dish = anchorDish(t);
-    return dish && anchors.textOf(dish) !== t.english ? dish : null;
-  });
+  const anchored = texts.map((t) => anchorOf(t, weights));
   const own = await encoding;
   return own.map((v, i) => {
-    const dish = dishes[i];
-    if (!dish) return v;
-    const a = anchors.vectorOf(dish, dimension);
+    const anchor = anchored[i];
+    if (!anchor) return v;
+    const a = anchors.vectorOf(anchor.dish, dimension);
     const out = new Float32Array(v.length);
-    for (let d = 0; d < v.length; d++) out[d] = v[d]! + spec.anchorWeight * a[d]!;
+    for (let d = 0; d < v.length; d++) out[d] = v[d]! + anchor.weight * a[d]!;
     return l2normalize(out);
   });
 }

@@ -198,8 +198,11 @@ export class Services {
 
   /** Names the menu vectors (encoder and how they are anchored): stored vectors of another id are stale. */
   get menuVectorId(): string {
-    const id = this.requireEncoder().model.id, { anchorWeight } = this.menuVector;
-    return anchorWeight === 0 ? id : `${id}+anchor-${anchorWeight}`;
+    const id = this.requireEncoder().model.id, w = this.menuVector;
+    const weights = [w.anchorWeight, w.looseAnchorWeight, w.comboAnchorWeight];
+    if (weights.every((x) => x === 0)) return id;
+    if (!this.dishAnchors) throw new Error('encoder not loaded');
+    return `${id}+anchors-${this.dishAnchors.id}-${weights.join('-')}`;
   }
 
   /** What scores same-dish pairs after the knowledge base: the cross-encoder when one is built and loaded (and `model`
