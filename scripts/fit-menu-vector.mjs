@@ -7,8 +7,9 @@
 // same-dish pair AUC (eval/dev/match_dev_pairs_*.tsv and same_dish_dev_pairs.tsv) and the raw-cosine nDCG@10 of the
 // development search sets (each menu ranked by the cosine of the query's and the items' vectors), over a grid of
 // anchor weights up to 1: the text's own embedding never weighs less than its dish's, so the vector stays the text's
-// (two items of one dish on a menu stay apart by what their own names add). Ties go to the smaller weights. Refit when
-// the encoder or the knowledge base changes.
+// (two items of one dish on a menu stay apart by what their own names add). A loose reading or a combo is never pulled
+// harder than a text that names the dish itself. Ties go to the smaller weights. Refit when the encoder or the
+// knowledge base changes.
 //   npx tspc -p tsconfig.json && node scripts/fit-menu-vector.mjs [--out PATH]
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ import { dirname } from 'node:path';
 import { loadConfig } from '../dist/src/config.js';
 import { Services } from '../dist/src/core/services.js';
 import { parseMenuText } from '../dist/src/core/menu-text.js';
-import { menuVectors, MENU_VECTOR_FORMAT, MENU_VECTOR_PATH, NO_ANCHORS } from '../dist/src/core/menu-vector.js';
+import { anchorsNothing, menuVectors, MENU_VECTOR_FORMAT, MENU_VECTOR_PATH } from '../dist/src/core/menu-vector.js';
 import { dot } from '../dist/src/core/inference/encoder.js';
 import { loadDevSets, devSameDishPairs } from '../dist/eval/sets.js';
 import { auc } from '../dist/eval/data.js';
@@ -65,7 +66,7 @@ for (const weights of grid) {
 }
 // The grid runs from the smaller weights up, so a tie keeps the smaller.
 const best = results.reduce((x, r) => (r.score > x.score + 1e-9 ? r : x));
-const none = results.find((r) => r.weights.anchorWeight === 0 && r.weights.looseAnchorWeight === 0 && r.weights.comboAnchorWeight === 0) ?? (await measure(NO_ANCHORS));
+const none = results.find((r) => anchorsNothing(r.weights)); // the grid's first point
 const sha256 = createHash('sha256').update(JSON.stringify([pairs.map((r) => [r.text_a, r.text_b, r.same]), searches.map((s) => [s.q.query, s.q.menu, s.q.relevant])])).digest('hex');
 const file = {
   format: MENU_VECTOR_FORMAT,

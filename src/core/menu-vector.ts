@@ -44,6 +44,11 @@ export interface MenuVectorSpec extends AnchorWeights {
 /** Weights that leave every text its own embedding. */
 export const NO_ANCHORS: AnchorWeights = Object.freeze({ anchorWeight: 0, looseAnchorWeight: 0, comboAnchorWeight: 0 });
 
+/** The weights anchor no text: every menu vector is the text's own embedding. */
+export function anchorsNothing(weights: AnchorWeights): boolean {
+  return weights.anchorWeight === 0 && weights.looseAnchorWeight === 0 && weights.comboAnchorWeight === 0;
+}
+
 export const MENU_VECTOR_FORMAT = 'menu-intelligence/menu-vector@2';
 export const MENU_VECTOR_PATH = join(MODELS_DIR, 'calibration', 'menu-vector.json');
 
@@ -78,7 +83,7 @@ export function anchorTexts(k: Knowledge, dish: Dish): readonly string[] {
 }
 
 /**
- * Every knowledge-base dish's anchor, made once (the embeddings of about 18,000 names: some seconds) and kept in
+ * Every knowledge-base dish's anchor, made once (the embeddings of about 23,000 names: some seconds) and kept in
  * models/cache/ under a hash of the encoder and every anchor text, so a later start only reads it; no request encodes
  * a dish name. Lower dimensions are projected from the full vector, as the encoder projects its own outputs, and kept
  * once made; fillProjections makes them all in the background after start, since a projection costs a request about
@@ -183,7 +188,7 @@ function notInBook(dish: Dish): never {
 /** Menu vectors of read texts at `dimension`, in order (unit length). */
 export async function menuVectors(encoder: MenuEncoder, weights: AnchorWeights, anchors: DishAnchors, texts: readonly MenuText[], dimension: Dimension): Promise<Float32Array[]> {
   const encoding = encoder.encode(texts.map((t) => t.english), dimension);
-  if (weights.anchorWeight === 0 && weights.looseAnchorWeight === 0 && weights.comboAnchorWeight === 0) return encoding;
+  if (anchorsNothing(weights)) return encoding;
   // The batcher sends a batch to the inference workers on the next turn of the event loop; the dishes are resolved
   // after it, on this thread, while the workers encode. A refusal (a full queue) is met at the await below, not
   // reported as unhandled while this turn passes.

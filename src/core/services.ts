@@ -12,7 +12,7 @@ import { readCosineCalibration, readMatchGates, type CosineCalibration, type Mat
 import { buildConceptCentroids, type ConceptCentroids } from './search.js';
 import { loadKnowledge, type Knowledge } from './knowledge/index.js';
 import { parseMenuText, type MenuText } from './menu-text.js';
-import { DishAnchors, menuVectors, readMenuVectorSpec, type MenuVectorSpec } from './menu-vector.js';
+import { anchorsNothing, DishAnchors, menuVectors, readMenuVectorSpec, type MenuVectorSpec } from './menu-vector.js';
 import { ServiceMetrics } from './metrics.js';
 
 export type ServiceState = 'loading' | 'ready' | 'failed';
@@ -153,6 +153,11 @@ export class Services {
     return this.encoder;
   }
 
+  requireDishAnchors(): DishAnchors {
+    if (!this.dishAnchors) throw new Error('encoder not loaded');
+    return this.dishAnchors;
+  }
+
   requireQuerySpeller(): QuerySpeller {
     if (!this.querySpeller) throw new Error('encoder not loaded');
     return this.querySpeller;
@@ -185,8 +190,7 @@ export class Services {
 
   /** The menu vectors of read texts (menu-vector.ts): what /embed returns and every stage compares. */
   vectorsOf(texts: readonly MenuText[], dimension: Dimension): Promise<Float32Array[]> {
-    if (!this.dishAnchors) throw new Error('encoder not loaded');
-    return menuVectors(this.requireEncoder(), this.menuVector, this.dishAnchors, texts, dimension);
+    return menuVectors(this.requireEncoder(), this.menuVector, this.requireDishAnchors(), texts, dimension);
   }
 
   /** How a text's vector is made for the served encoder (models/calibration/menu-vector.json), read on first use so
@@ -199,10 +203,8 @@ export class Services {
   /** Names the menu vectors (encoder and how they are anchored): stored vectors of another id are stale. */
   get menuVectorId(): string {
     const id = this.requireEncoder().model.id, w = this.menuVector;
-    const weights = [w.anchorWeight, w.looseAnchorWeight, w.comboAnchorWeight];
-    if (weights.every((x) => x === 0)) return id;
-    if (!this.dishAnchors) throw new Error('encoder not loaded');
-    return `${id}+anchors-${this.dishAnchors.id}-${weights.join('-')}`;
+    if (anchorsNothing(w)) return id;
+    return `${id}+anchors-${this.requireDishAnchors().id}-${w.anchorWeight}-${w.looseAnchorWeight}-${w.comboAnchorWeight}`;
   }
 
   /** What scores same-dish pairs after the knowledge base: the cross-encoder when one is built and loaded (and `model`
