@@ -104,6 +104,12 @@ t.test('the table is kept on disk and read back by the next start', async (t) =>
   t.ok(seen.length > 1000, 'remade from the names');
   t.ok(near(remade.vectorOf(d, 384), anchors.vectorOf(d, 384)));
   t.ok(existsSync(join(cacheDir, files[0]!)));
+  // Writing a table removes this encoder's tables of earlier books, and nothing else.
+  const stale = `trigrams-${'0'.repeat(64)}.f32`, otherEncoder = `other-${'0'.repeat(64)}.f32`, unrelated = 'trigrams-notes.f32';
+  for (const name of [stale, otherEncoder, unrelated]) writeFileSync(join(cacheDir, name), new Uint8Array(4));
+  rmSync(join(cacheDir, files[0]!));
+  await DishAnchors.build(knowledge, encoder, cacheDir);
+  t.same(readdirSync(cacheDir).sort(), [files[0]!, otherEncoder, unrelated].sort(), 'the earlier book\'s table is gone, the rest kept');
   // A cache that cannot be written (here a file where its directory should be) costs only the time to make the table.
   const blocked = join(cacheDir, 'not-a-directory');
   writeFileSync(blocked, '');

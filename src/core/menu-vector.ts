@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readFittedFile } from './fitted-file.js';
 import { MODELS_DIR } from './paths.js';
@@ -123,7 +123,7 @@ export class DishAnchors {
         }
         l2normalize(row);
       });
-      if (path) keepTable(path, table);
+      if (path) keepTable(path, table, `${encoder.model.id}-`);
     }
     return new DishAnchors(encoder, hash, new Map(dishes.map((d, i) => [d.id, table!.subarray(i * FULL_DIMENSION, (i + 1) * FULL_DIMENSION)])));
   }
@@ -161,14 +161,19 @@ export class DishAnchors {
 
 /**
  * Writes a made table whole, then renames it into place, so servers starting together never read a half-written one. A
- * cache that cannot be written (a read-only install) only costs the next start the time to make the table again.
+ * cache that cannot be written (a read-only install) only costs the next start the time to make the table again. The
+ * encoder's tables of earlier knowledge bases (same `prefix`, another hash) are removed: no start reads them again, and
+ * each is 4 bytes × 384 per dish. A server already running has its table in memory.
  */
-function keepTable(path: string, table: Float32Array): void {
+function keepTable(path: string, table: Float32Array, prefix: string): void {
   const partial = `${path}.${process.pid}.partial`;
   try {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(partial, new Uint8Array(table.buffer, table.byteOffset, table.byteLength));
     renameSync(partial, path);
+    for (const name of readdirSync(dirname(path))) {
+      if (name.startsWith(prefix) && /^[0-9a-f]{64}\.f32$/.test(name.slice(prefix.length)) && join(dirname(path), name) !== path) rmSync(join(dirname(path), name), { force: true });
+    }
   } catch {
     try {
       rmSync(partial, { force: true });
