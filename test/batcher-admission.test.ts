@@ -11,7 +11,9 @@ import { isApiError } from '../src/core/errors.js';
 const MS_PER_ROW = 1;
 let runsFinished = 0;
 const run = async (b: TokenBatch): Promise<Float32Array[]> => {
-  await new Promise((resolve) => setTimeout(resolve, b.rows * MS_PER_ROW));
+  // A run takes at least its rows' time: a timer alone may fire a millisecond early, and the bounds below are exact.
+  const until = performance.now() + b.rows * MS_PER_ROW;
+  while (performance.now() < until) await new Promise((resolve) => setTimeout(resolve, Math.max(1, until - performance.now())));
   runsFinished++;
   return Array.from({ length: b.rows }, () => new Float32Array(4));
 };

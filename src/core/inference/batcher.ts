@@ -66,6 +66,12 @@ export interface BatcherStats {
  * requests is refused once it holds more than that many seconds of work, and the latency of what was admitted stays
  * bounded whatever the number of clients.
  */
+/**
+ * Half-life, in busy seconds, of the measured throughput that admission divides by: short enough that a box slowed by
+ * a neighbour is seen within a second of work, long enough to span a few runs of either worker.
+ */
+const RATE_HALF_LIFE_S = 0.25;
+
 export class InferenceBatcher {
   private readonly jobs: Job[] = [];
   private queued = 0;
@@ -75,8 +81,10 @@ export class InferenceBatcher {
   private slotFreed: (() => void) | null = null;
   /**
    * Throughput of all workers together while busy: rows finished and busy seconds (time with a run in flight), each
-   * a decaying sum over the recent runs, so their ratio is the recent rate. Measured rather than one run's rate times
-   * the workers: two workers on a shared box do not always reach twice one worker's speed.
+   * a sum that decays with busy time (RATE_HALF_LIFE_S), so their ratio is the recent rate. Measured rather than one
+   * run's rate times the workers: two workers on a shared box do not always reach twice one worker's speed. The decay
+   * is by time, not by run: a run that ends just after another is credited only the moments since, and a per-run decay
+   * would weigh its rows against almost no time and read two workers in step as up to an eighth faster than they are.
    */
   private recentRows = 0;
   private recentBusySeconds = 0;
@@ -253,8 +261,9 @@ export class InferenceBatcher {
     const busySeconds = (ended - Math.max(this.lastRunEnded, this.busySince)) / 1000;
     this.lastRunEnded = ended;
     if (error === null) {
-      this.recentRows = 0.8 * this.recentRows + rows;
-      this.recentBusySeconds = 0.8 * this.recentBusySeconds + busySeconds;
+      const kept = 0.5 ** (busySeconds / RATE_HALF_LIFE_S);
+      this.recentRows = kept * this.recentRows + rows;
+      this.recentBusySeconds = kept * this.recentBusySeconds + busySeconds;
     }
     this.stats.runs++;
     this.stats.rows += rows;
