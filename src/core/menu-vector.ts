@@ -24,7 +24,7 @@ import { CONFIDENT_DISH_SCORE } from './match.js';
  * - loosely (a lower resolution: the dish's words with the text's own added; a roll with a flavour word added is
  *   another item beside the plain roll on a menu, and near it);
  * - as the first part of a combo that names it itself ("<dish> + <drink>").
- * The three weights are fitted on the development pairs and search sets for the served encoder by
+ * The three weights are fitted on the development pairs, search sets and dedup menus for the served encoder by
  * scripts/fit-menu-vector.mjs (models/calibration/menu-vector.json).
  */
 export interface AnchorWeights {
