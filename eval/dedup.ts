@@ -84,7 +84,7 @@ export async function evalDedup(kit: EvalKit, sets: EvalSets, label: string): Pr
       const b = prf(await scoreDedupMenus(services, batch));
       metric(`dedup_pairwise_f1${label}_${set.replace('dedup_dev_menus_', '')}`, b.f1, `${batch.length} menus; precision ${b.precision.toFixed(4)} recall ${b.recall.toFixed(4)}`);
     }
-    if (process.env.EVAL_VERBOSE && sets.side === 'dev') {
+    if (sets.side === 'dev' && process.argv.includes('--errors')) {
       for (const e of c.falseMerges) console.log(`#   false merge  ${e}`);
       for (const e of c.missedPairs) console.log(`#   missed pair  ${e}`);
     }
