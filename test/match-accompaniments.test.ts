@@ -75,6 +75,9 @@ t.test('judgePairs: an added form word makes another item however sure the resol
   const [double, mc] = await judgePairs([['McAloo Tikki Double Patty Burger', 'McAloo Tikki Burger'], ['McAloo Tikki', 'McAloo Tikki Burger']], [0.94, 0.94], 0.85);
   t.equal(double!.match, false, 'the double is another item though both resolve to the Aloo Tikki Burger');
   t.equal(mc!.match, true, 'a word one of the dish\'s names has adds nothing');
+  // A cut of the meat (form_words.txt): the bone-in and the leg-and-thigh dish are listed beside the plain one.
+  const cuts = await judgePairs([['Kadai Chicken', 'Kadai Chicken Bone'], ['Chicken Roast', 'Chicken Joint Roast'], ['Chicken Curry Bone', 'Chicken Curry Bone [Full]']], [0.95, 0.95, 0.95], 0.85);
+  t.same(cuts.map((j) => j!.match), [false, false, true], 'a cut word on one side makes another item; on both, a size is still the same item');
 });
 
 t.test('spelledAlike: two names that differ only by a misspelling are one name; two known words never are', async (t) => {
