@@ -6,6 +6,7 @@
  * the clustering alone on 2000 real menu names.
  */
 import type { Services } from '../src/core/services.js';
+import { parseMenuText, type MenuText } from '../src/core/menu-text.js';
 import { dedupRoute } from '../src/routes/dedup.js';
 import { ctxOf, matchAnswers } from './search_match.js';
 import { bySet, type EvalSets, type LabelledMenu } from './sets.js';
@@ -49,10 +50,19 @@ export function countPairs(menu: LabelledMenu, outcome: DedupOutcome, counts: Pa
   }
 }
 
-export async function scoreDedupMenus(services: Services, menus: readonly LabelledMenu[], cosineThreshold = 0.85): Promise<PairCounts> {
+/**
+ * /dedup's pairwise confusion over labelled menus at the threshold (the API's default), with the served menu vectors
+ * or, for a fit that compares ways of making them (scripts/fit-menu-vector.mjs), with `vectorsOf`.
+ */
+export async function scoreDedupMenus(
+  services: Services,
+  menus: readonly LabelledMenu[],
+  { cosineThreshold = 0.85, vectorsOf = (texts: readonly MenuText[]) => services.vectorsOf(texts, 384) }: { cosineThreshold?: number; vectorsOf?: (texts: readonly MenuText[]) => Promise<Float32Array[]> } = {},
+): Promise<PairCounts> {
   const counts: PairCounts = { tp: 0, fp: 0, fn: 0, falseMerges: [], missedPairs: [] };
   for (const menu of menus) {
-    const { texts, vectors } = await services.embedTexts(menu.items, 384);
+    const texts = menu.items.map((item) => parseMenuText(services.knowledge, item));
+    const vectors = await vectorsOf(texts);
     const outcome = await dedupPrepared(services.knowledge, texts, vectors, {
       cosineThreshold,
       precision: services.pairPrecision(),

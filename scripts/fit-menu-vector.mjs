@@ -24,14 +24,12 @@ import { anchorsNothing, menuVectors, MENU_VECTOR_FORMAT, MENU_VECTOR_PATH } fro
 import { dot } from '../dist/src/core/inference/encoder.js';
 import { loadDevSets, devSameDishPairs } from '../dist/eval/sets.js';
 import { auc } from '../dist/eval/data.js';
-import { countPairs, prf } from '../dist/eval/dedup.js';
-import { dedupPrepared } from '../dist/src/core/dedup.js';
+import { prf, scoreDedupMenus } from '../dist/eval/dedup.js';
 
 const outAt = process.argv.indexOf('--out');
 const OUT = outAt >= 0 ? process.argv[outAt + 1] : MENU_VECTOR_PATH;
 const WEIGHTS = [0, 0.25, 0.5, 0.75, 1];
 const LOOSER = [0, 0.25, 0.5];
-const DEDUP_THRESHOLD = 0.85; // /dedup's default in the API contract, the bar eval/dedup.ts scores at
 
 const services = new Services(loadConfig({ ...process.env, PORT: '0', MENU_CACHE_BYTES: String(512 * 1024 * 1024) }));
 await services.ready;
@@ -43,7 +41,6 @@ const pairA = pairs.map((r) => parseMenuText(k, r.text_a)), pairB = pairs.map((r
 const searches = sets.search.flatMap((set) => set.queries
   .filter((q) => set.menus[q.menu] && Object.keys(q.relevant).length > 0)
   .map((q) => ({ set: set.name, q, query: parseMenuText(k, q.query), corpus: set.menus[q.menu], items: set.menus[q.menu].map((t) => parseMenuText(k, t)) })));
-const dedupMenus = sets.dedup.map((m) => ({ menu: m, items: m.items.map((t) => parseMenuText(k, t)) }));
 const round4 = (x) => Number(x.toFixed(4));
 const dcg = (g) => g.reduce((acc, x, i) => acc + (2 ** x - 1) / Math.log2(i + 2), 0);
 
@@ -59,11 +56,7 @@ async function measure(spec) {
     acc.sum += ndcg; acc.n++;
     bySet.set(s.set, acc);
   }
-  const counts = { tp: 0, fp: 0, fn: 0, falseMerges: [], missedPairs: [] };
-  for (const d of dedupMenus) {
-    const vectors = await menuVectors(enc, spec, services.dishAnchors, d.items, 384);
-    countPairs(d.menu, await dedupPrepared(k, d.items, vectors, { cosineThreshold: DEDUP_THRESHOLD, precision: services.pairPrecision() }), counts);
-  }
+  const counts = await scoreDedupMenus(services, sets.dedup, { vectorsOf: (texts) => menuVectors(enc, spec, services.dishAnchors, texts, 384) });
   const dedup = prf(counts);
   const total = [...bySet.values()].reduce((x, v) => ({ sum: x.sum + v.sum, n: x.n + v.n }), { sum: 0, n: 0 });
   const ndcg = total.sum / total.n;
