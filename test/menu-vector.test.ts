@@ -117,30 +117,42 @@ t.test('the table is kept on disk and read back by the next start', async (t) =>
   t.ok(near(unkept.vectorOf(d, 384), anchors.vectorOf(d, 384)), 'made and served all the same');
 });
 
-t.test('a lower dimension blends the projected anchor, projected once per dish', async (t) => {
+t.test('a lower dimension blends the projected anchor, projected when the table is made and never by a request', async (t) => {
+  projected.length = 0;
+  const fresh = await DishAnchors.build(knowledge, encoder, null);
+  t.equal(projected.length, 2 * knowledge.book.dishes.length, 'every dish at 128 and 256, once each');
+  t.same([...new Set(projected)].sort(), [128, 256]);
   const text = read('Murgh Makhani');
   projected.length = 0;
-  const [v] = await menuVectors(encoder, weights, anchors, [text], 128);
-  const [again] = await menuVectors(encoder, weights, anchors, [text], 128);
-  t.same(projected, [128], 'projected on first use, then kept');
-  const own = trigramVector('chicken makhani').slice(0, 128), dish = anchorByHand('Butter Chicken').slice(0, 128);
-  t.ok(near(v!, unit(own.map((x, i) => x + dish[i]!))), 'normalise(own + weight · projected anchor)');
-  t.same(Array.from(again!), Array.from(v!));
-  t.throws(() => anchors.vectorOf({ ...text.dish!.dish, id: -1 }, 384), /not in the book/, 'a dish of another book is refused');
+  const [v] = await menuVectors(encoder, weights, fresh, [text], 128);
+  const [v256] = await menuVectors(encoder, weights, fresh, [text], 256);
+  t.same(projected, [], 'a request projects nothing');
+  const own = trigramVector('chicken makhani'), dish = anchorByHand('Butter Chicken');
+  t.ok(near(v!, unit(own.slice(0, 128).map((x, i) => x + dish.slice(0, 128)[i]!))), 'normalise(own + weight · projected anchor)');
+  t.ok(near(v256!, unit(own.slice(0, 256).map((x, i) => x + dish.slice(0, 256)[i]!))));
+  // The kept table holds the projections too: a start that reads it projects nothing either.
+  projected.length = 0;
+  const again = await DishAnchors.build(knowledge, encoder, cacheDir);
+  t.same(projected, [], 'read back with its projections');
+  const d = dishNamed('Butter Chicken');
+  t.same(Array.from(again.vectorOf(d, 128)), Array.from(fresh.vectorOf(d, 128)));
+  t.throws(() => fresh.vectorOf({ ...text.dish!.dish, id: -1 }, 384), /not in the book/, 'a dish of another book is refused');
+  t.throws(() => fresh.vectorOf({ ...text.dish!.dish, id: -1 }, 128), /not in the book/);
 });
 
-t.test('the projections are filled in the background, and the fill stops when asked', async (t) => {
-  const fresh = await DishAnchors.build(knowledge, encoder, null);
-  projected.length = 0;
-  let turns = 0;
-  await fresh.fillProjections(() => ++turns > 5);
-  t.equal(projected.length, 5, 'stopped after the fifth dish');
-  projected.length = 0;
-  await fresh.fillProjections(() => false);
-  t.equal(projected.length, 2 * knowledge.book.dishes.length - 5, 'every dish at 128 and 256, none twice');
-  projected.length = 0;
-  await menuVectors(encoder, weights, fresh, [read('Murgh Makhani')], 256);
-  t.same(projected, [], 'a request after the fill projects nothing');
+t.test('the table is named by the encoder\'s files: a rebuilt model never reads a stale table', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'anchors-digest-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const built = (digest: string) => ({ ...encoder, model: { id: 'trigrams', digest } }) as unknown as MenuEncoder;
+  const first = await DishAnchors.build(knowledge, built('a'), dir);
+  seen.length = 0;
+  const same = await DishAnchors.build(knowledge, built('a'), dir);
+  t.same(seen, [], 'the same build reads its table');
+  t.equal(same.id, first.id);
+  const rebuilt = await DishAnchors.build(knowledge, built('b'), dir);
+  t.ok(seen.length > 1000, 'another build of the same model id makes its own');
+  t.not(rebuilt.id, first.id);
+  t.equal(readdirSync(dir).length, 1, 'and the earlier build\'s table is removed');
 });
 
 t.test('the fitted file is checked on load', async (t) => {

@@ -83,78 +83,65 @@ export function anchorTexts(k: Knowledge, dish: Dish): readonly string[] {
 }
 
 /**
- * Every knowledge-base dish's anchor, made once (the embeddings of about 23,000 names: some seconds) and kept in
- * models/cache/ under a hash of the encoder and every anchor text, so a later start only reads it; no request encodes
- * a dish name. Lower dimensions are projected from the full vector, as the encoder projects its own outputs, and kept
- * once made; fillProjections makes them all in the background after start, since a projection costs a request about
- * as much as a short encode.
+ * Every knowledge-base dish's anchor at every served dimension, made once (the embeddings of about 23,000 names: some
+ * seconds) and kept in models/cache/ under a hash of the encoder's files and every anchor text, so a later start only
+ * reads it; no request encodes a dish name or projects an anchor. A lower dimension's anchor is the full one projected
+ * as the encoder projects its own outputs.
  */
 export class DishAnchors {
-  private readonly projected = new Map<Dimension, Map<number, Float32Array>>();
-
   private constructor(
-    private readonly encoder: MenuEncoder,
     /** Names the table: a hash of the encoder and every dish's anchor texts. */
     readonly id: string,
-    private readonly full: ReadonlyMap<number, Float32Array>,
+    private readonly byDimension: ReadonlyMap<Dimension, ReadonlyMap<number, Float32Array>>,
   ) {}
 
   static async build(k: Knowledge, encoder: MenuEncoder, cacheDir: string | null = ANCHOR_CACHE_DIR): Promise<DishAnchors> {
     const dishes = k.book.dishes;
     const texts = dishes.map((d) => anchorTexts(k, d));
-    const hash = createHash('sha256').update(JSON.stringify([encoder.model.id, dishes.map((d, i) => [d.id, texts[i]])])).digest('hex');
+    const hash = createHash('sha256')
+      .update(JSON.stringify([encoder.model.id, encoder.model.digest ?? null, SUPPORTED_DIMENSIONS, dishes.map((d, i) => [d.id, texts[i]])]))
+      .digest('hex');
     const path = cacheDir ? join(cacheDir, `${encoder.model.id}-${hash}.f32`) : null;
-    const rows = dishes.length * FULL_DIMENSION;
+    // Each dish's row: its anchor at every supported dimension, the full one first.
+    const dimensions: readonly Dimension[] = [FULL_DIMENSION, ...SUPPORTED_DIMENSIONS.filter((d) => d !== FULL_DIMENSION)];
+    const width = dimensions.reduce((a, b) => a + b, 0);
     let table: Float32Array | null = null;
     if (path && existsSync(path)) {
       const bytes = readFileSync(path);
-      if (bytes.byteLength === rows * Float32Array.BYTES_PER_ELEMENT) table = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+      if (bytes.byteLength === dishes.length * width * Float32Array.BYTES_PER_ELEMENT) table = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
     }
     if (!table) {
-      table = new Float32Array(rows);
-      const flat = texts.flat();
-      const vectors = await encoder.encode(flat, FULL_DIMENSION);
+      table = new Float32Array(dishes.length * width);
+      const vectors = await encoder.encode(texts.flat(), FULL_DIMENSION);
       let n = 0;
       texts.forEach((list, i) => {
-        const row = table!.subarray(i * FULL_DIMENSION, (i + 1) * FULL_DIMENSION);
+        const full = table!.subarray(i * width, i * width + FULL_DIMENSION);
         for (const _ of list) {
           const v = vectors[n++]!;
-          for (let d = 0; d < FULL_DIMENSION; d++) row[d]! += v[d]!;
+          for (let d = 0; d < FULL_DIMENSION; d++) full[d]! += v[d]!;
         }
-        l2normalize(row);
+        l2normalize(full);
+        let at = i * width + FULL_DIMENSION;
+        for (const dimension of dimensions.slice(1)) {
+          table!.set(encoder.project(full, dimension), at);
+          at += dimension;
+        }
       });
       if (path) keepTable(path, table, `${encoder.model.id}-`);
     }
-    return new DishAnchors(encoder, hash, new Map(dishes.map((d, i) => [d.id, table!.subarray(i * FULL_DIMENSION, (i + 1) * FULL_DIMENSION)])));
-  }
-
-  /**
-   * Projects every dish's anchor to every lower dimension, one dish per turn of the event loop so that requests
-   * interleave, until done or `stopped()`.
-   */
-  async fillProjections(stopped: () => boolean): Promise<void> {
-    const dishes = [...this.full.keys()];
-    for (const dimension of SUPPORTED_DIMENSIONS) {
-      if (dimension === FULL_DIMENSION) continue;
-      for (const id of dishes) {
-        if (stopped()) return;
-        this.projectedOf(id, dimension);
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
+    const byDimension = new Map<Dimension, Map<number, Float32Array>>();
+    let offset = 0;
+    for (const dimension of dimensions) {
+      byDimension.set(dimension, new Map(dishes.map((d, i) => [d.id, table!.subarray(i * width + offset, i * width + offset + dimension)])));
+      offset += dimension;
     }
+    return new DishAnchors(hash, byDimension);
   }
 
   /** The anchor vector of a dish of the book at `dimension` (unit length). */
   vectorOf(dish: Dish, dimension: Dimension): Float32Array {
-    if (!this.full.has(dish.id)) notInBook(dish);
-    return dimension === FULL_DIMENSION ? this.full.get(dish.id)! : this.projectedOf(dish.id, dimension);
-  }
-
-  private projectedOf(id: number, dimension: Dimension): Float32Array {
-    let byDish = this.projected.get(dimension);
-    if (!byDish) this.projected.set(dimension, (byDish = new Map()));
-    let v = byDish.get(id);
-    if (!v) byDish.set(id, (v = this.encoder.project(this.full.get(id)!, dimension)));
+    const v = this.byDimension.get(dimension)?.get(dish.id);
+    if (!v) notInBook(dish);
     return v;
   }
 }
@@ -162,8 +149,9 @@ export class DishAnchors {
 /**
  * Writes a made table whole, then renames it into place, so servers starting together never read a half-written one. A
  * cache that cannot be written (a read-only install) only costs the next start the time to make the table again. The
- * encoder's tables of earlier knowledge bases (same `prefix`, another hash) are removed: no start reads them again, and
- * each is 4 bytes × 384 per dish. A server already running has its table in memory.
+ * encoder's tables of earlier knowledge bases or builds (same `prefix`, another hash) are removed: no start reads them again, and
+ * each is every dish's anchor at every dimension (4 bytes × 768 per dish). A server already running has its table in
+ * memory.
  */
 function keepTable(path: string, table: Float32Array, prefix: string): void {
   const partial = `${path}.${process.pid}.partial`;

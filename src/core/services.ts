@@ -54,8 +54,6 @@ export class Services {
   conceptCentroids: ConceptCentroids | null = null;
   /** Every dish name's anchor embedding (menu-vector.ts), made at start so no request encodes one. */
   dishAnchors: DishAnchors | null = null;
-  private anchorFill: Promise<void> = Promise.resolve();
-  private closing = false;
   /** /search's fitted precision stage (models/rankers/search-relevance.json). */
   readonly searchRanker: SearchRanker = readSearchRanker();
   /** The same-dish probability of a cosine where no cross-encoder answers (models/calibration/). */
@@ -133,7 +131,6 @@ export class Services {
       // of them.
       this.dishAnchors = await DishAnchors.build(this.knowledge, this.encoder);
       this.conceptCentroids = await buildConceptCentroids(this.knowledge, this.encoder);
-      this.anchorFill = this.dishAnchors.fillProjections(() => this.closing);
       this.loadTimeSeconds = (performance.now() - t0) / 1000;
       this.readySince = Math.floor(Date.now() / 1000);
       this.state = 'ready';
@@ -277,9 +274,7 @@ export class Services {
   }
 
   async close(): Promise<void> {
-    this.closing = true;
     await this.ready.catch(() => {});
-    await this.anchorFill;
     await this.encoder?.close();
     await this.matchReranker?.close();
     if (this.searchReranker !== this.matchReranker) await this.searchReranker?.close();

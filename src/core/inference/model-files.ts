@@ -23,6 +23,9 @@ export interface BuiltModel {
   readonly fp32Parts: readonly string[];
   /** The kernels ONNX Runtime runs for the served graph, by the precision they compute in, as the build measured it. */
   readonly precisionReport: PrecisionReport | null;
+  /** A hash of the sha256 of every file the lock lists for the model: what the model computes. Tables made from the
+   * model's outputs and kept on disk (dish anchors) are named by it, so a rebuilt model never reads a stale one. */
+  readonly digest: string;
 }
 
 /** Kernel type (MatMulInteger, SkipLayerNormalization, ...) → how many the served graph runs. */
@@ -110,5 +113,6 @@ export function resolveBuiltModel(requested: string | undefined, role = 'biencod
     precision: m.precision ?? (m.file?.endsWith('-fp32.onnx') ? 'fp32' : 'int8'),
     fp32Parts: m.fp32_parts ?? [],
     precisionReport: m.precision_report ?? null,
+    digest: createHash('sha256').update(JSON.stringify(files.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))).digest('hex'),
   };
 }
