@@ -1,5 +1,6 @@
 import t from 'tap';
-import { editDistance, isRomanisationVariant, type NoiseKind } from '../src/core/text/clean.js';
+import { isRomanisationVariant, type NoiseKind } from '../src/core/text/clean.js';
+import { editDistance } from '../src/core/text/edit-distance.js';
 import { loadKnowledge } from '../src/core/knowledge/index.js';
 
 const knowledge = loadKnowledge();
@@ -830,6 +831,12 @@ t.test('editDistance counts a transposition as one edit and stops early above th
   t.equal(editDistance('tikka', 'tikki', 2), 1);
   t.ok(editDistance('pizza', 'burger', 2) > 2, 'early exit reports more than the limit');
   t.ok(editDistance('a', 'abcdef', 2) > 2, 'length gap alone exceeds the limit');
+  // The rows are reused between calls and grown for a longer word: a long pair, then short ones, answer as fresh.
+  const long = 'paneer butter masala with garlic naan and jeera rice and a sweet lassi to finish';
+  t.equal(editDistance(long, long.replace('lassi', 'lasso'), 3), 1);
+  t.equal(editDistance(long, `${long}!!`, 3), 2);
+  t.equal(editDistance('chikcen', 'chicken', 2), 1, 'the same answer after the rows grew');
+  t.equal(editDistance('tikka', 'tikki', 2), 1);
 });
 
 t.test('hasKnownWord: whether a name holds any word the knowledge base knows', async (t) => {

@@ -4,7 +4,7 @@ import { CUISINE_LABELS, HARD_NEGATIVES_HEADER } from './knowledge/dishes.js';
 import { categoryOf, dietMarkers, dietOf } from './knowledge/cues.js';
 import type { DishLookup } from './knowledge/lookup.js';
 import type { Knowledge } from './knowledge/index.js';
-import { editDistance } from './text/clean.js';
+import { editDistance } from './text/edit-distance.js';
 import { differingWords, dishWords } from './dish-words.js';
 import { parseCleanedText } from './menu-text.js';
 import { soundKey } from './knowledge/transliterate.js';

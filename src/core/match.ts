@@ -4,7 +4,7 @@ import { courseGroup } from './knowledge/dishes.js';
 import { variantDifference, type VariantDifference } from './variants.js';
 import { annotationKey, parseCleanedText, type MenuText } from './menu-text.js';
 import { dishWords } from './dish-words.js';
-import { editDistance } from './text/clean.js';
+import { editDistance } from './text/edit-distance.js';
 import { sameDishKey } from './knowledge/equivalents.js';
 import { spelledAlike } from './defining-words.js';
 import { brandsDiffer, brandsOf } from './knowledge/brands.js';

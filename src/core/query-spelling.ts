@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { DEFAULT_MEMO_ENTRIES, Memo } from './memo.js';
 import { join } from 'node:path';
-import { editDistance } from './text/clean.js';
+import { editDistance } from './text/edit-distance.js';
 import { foldAccents } from './knowledge/translate.js';
 import { WORD_LIST_FILE_NAMES } from './knowledge/words.js';
 import type { Knowledge } from './knowledge/index.js';

@@ -4,7 +4,7 @@ import { dietMarkers, dietOf, flavourTagsOf, proteinOf } from './knowledge/cues.
 import { conflicts, vegOrNot, type ItemProfile } from './items.js';
 import { FULL_DIMENSION, l2normalize, type Dimension, type MenuEncoder } from './inference/encoder.js';
 import { clamp01 } from './match.js';
-import { editDistance } from './text/clean.js';
+import { editDistance } from './text/edit-distance.js';
 import { type Serving, servingsAgree } from './servings.js';
 import { equivalencePhrasePositions, equivalenceTerms, equivalenceTokens } from './knowledge/equivalents.js';
 import { literalAlternatives } from './knowledge/words.js';

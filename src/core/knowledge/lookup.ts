@@ -4,6 +4,7 @@ import { HARD_NEGATIVES_HEADER, nameKey } from './dishes.js';
 import type { Course, Cuisine, Diet, Dish, DishBook, Protein } from './dishes.js';
 import { buildDevanagariDictionary, hasDevanagari, transliterateDevanagari } from './transliterate.js';
 import { readTsv } from './tsv.js';
+import { editDistance } from '../text/edit-distance.js';
 import { readMisspellings } from './spellings.js';
 import { literalAlternatives, type WordLexicons } from './words.js';
 
@@ -225,27 +226,6 @@ export function guardSignature(words: readonly string[], guards: LookupLexicons[
     }
   }
   return values === null ? '' : values.sort().join('|');
-}
-
-/** Damerau-Levenshtein (optimal string alignment) distance, giving up above `max`. */
-function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev2: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
-      cur.push(v);
-      if (v < rowMin) rowMin = v;
-    }
-    if (rowMin > max) return max + 1;
-    prev2 = prev;
-    prev = cur;
-  }
-  return prev[b.length]!;
 }
 
 /** The two words by which two equally long keys differ, when that is their only difference and it is a spelling. */

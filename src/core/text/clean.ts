@@ -5,6 +5,7 @@ import { readMisspellings } from '../knowledge/spellings.js';
 import { CUISINE_FAMILIES, type DishBook } from '../knowledge/dishes.js';
 import { hasIndicScript, transliterateIndic, type DevanagariTables } from '../knowledge/transliterate.js';
 import { literalAlternatives, type WordLexicons } from '../knowledge/words.js';
+import { editDistance } from './edit-distance.js';
 
 export type NoiseKind = 'price' | 'size' | 'promo' | 'emoji' | 'decoration';
 
@@ -313,30 +314,6 @@ function caseLike(template: string, word: string): string {
   }
   return word;
 }
-
-/** Damerau-Levenshtein (optimal string alignment) distance with an early exit above `max`. */
-export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  const prev2 = new Array<number>(b.length + 1).fill(0);
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = new Array<number>(b.length + 1);
-    cur[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
-      cur[j] = v;
-      if (v < rowMin) rowMin = v;
-    }
-    if (rowMin > max) return max + 1;
-    for (let j = 0; j <= b.length; j++) prev2[j] = prev[j]!;
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
-
 
 export class TextCleaner {
   private readonly promoRe: RegExp;
