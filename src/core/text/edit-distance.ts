@@ -1,12 +1,12 @@
 /** Rows reused by every call: the distance runs for every candidate of every unknown word (cleaning's corrections,
  * the dish lookup's repairs, query spelling), and a fresh array per row made it the lookup's largest cost. JavaScript
- * runs one call at a time on a thread, and a call never re-enters. */
-let rows: readonly [Int32Array, Int32Array, Int32Array] = [new Int32Array(32), new Int32Array(32), new Int32Array(32)];
+ * runs one call at a time on a thread, and a call never re-enters. They grow to the longest word seen. */
+let rows: readonly [Int32Array, Int32Array, Int32Array] = [new Int32Array(0), new Int32Array(0), new Int32Array(0)];
 
 /** Damerau-Levenshtein (optimal string alignment) distance, giving up above `max` (then max + 1). */
 export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  if (rows[0].length <= b.length) rows = [new Int32Array(2 * b.length + 2), new Int32Array(2 * b.length + 2), new Int32Array(2 * b.length + 2)];
+  if (rows[0].length <= b.length) rows = [new Int32Array(b.length + 1), new Int32Array(b.length + 1), new Int32Array(b.length + 1)];
   let [prev2, prev, cur] = rows;
   for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
