@@ -277,6 +277,7 @@ const PROMO: Case[] = [
   ['Shaan Veg Biryani + FREE Mithai (Serves 2)', 'Shaan Veg Biryani + Mithai'],
   ['Super Value Deal : 2 Medium Veg Pizzas starting at Rs 599', 'Veg Pizzas'],
   ['Tossed Ghee Mango Ginger Shavige (seasonal)', 'Tossed Ghee Mango Ginger Shavige'],
+  ['3 Value Biryanis @ 399 [Eligible for coupons too]', 'Value Biryanis'],
   // kept: the promo word is part of the name
   ['New York Cheesecake', 'New York Cheesecake'],
   ['New York Style Baked Cheese Pastry [1 Piece]', 'New York Style Baked Cheese Pastry'],
@@ -618,6 +619,8 @@ t.test('the shown name corrects typos and keeps the spellings menus write on pur
     // Rayta is a spelling menus choose for raita; Schzwan only drops a letter of Schezwan.
     ['Boondi Rayta', 'Boondi Rayta', 'Boondi Raita'],
     ['Schzwan Noodles', 'Schezwan Noodles', 'Schezwan Noodles'],
+    // Badaam is how many menus write badam (the knowledge base lists "Badaam Milkshake" as a name of Badam Milkshake).
+    ['Kesar Badaam Milkshake', 'Kesar Badaam Milkshake', 'Kesar Badam Milkshake'],
   ];
   for (const [input, name, text] of cases) {
     const c = clean(input);
