@@ -6,6 +6,7 @@ import type { Knowledge } from './knowledge/index.js';
 import type { MenuText } from './menu-text.js';
 import { CUISINE_LABELS, type Cuisine } from './knowledge/dishes.js';
 import { cuisineCue } from './knowledge/cues.js';
+import { CONFIDENT_DISH_SCORE } from './knowledge/lookup.js';
 import type { Services } from './services.js';
 
 /**
@@ -35,8 +36,8 @@ export interface CuisinePrediction {
 
 /** An exact knowledge-base name is right by construction of the knowledge base; not 1.0, because menus mislabel. */
 export const EXACT_DISH_CONFIDENCE = 0.97;
-/** Fuzzy resolutions at or above this score answer with the dish's cuisine; below it they are only a hint. */
-export const FUZZY_DISH_MIN = 0.85;
+/** Fuzzy resolutions that name the dish itself answer with the dish's cuisine; below that they are only a hint. */
+export const FUZZY_DISH_MIN = CONFIDENT_DISH_SCORE;
 /** Without a head, a strong lexicon cue of at least this confidence answers (cuisineCue gives 0.85 to agreeing strong cues). */
 export const CUE_ONLY_MIN = 0.85;
 

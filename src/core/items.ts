@@ -1,6 +1,6 @@
 import type { Knowledge } from './knowledge/index.js';
 import type { Course, Cuisine, Dish, Protein } from './knowledge/dishes.js';
-import type { ComboMatch, DishMatch } from './knowledge/lookup.js';
+import { CONFIDENT_DISH_SCORE, type ComboMatch, type DishMatch } from './knowledge/lookup.js';
 import { dietOf, type DietCue, type DietMarkers, type MenuTextCues } from './knowledge/cues.js';
 import { differingWords } from './dish-words.js';
 import { isCombo } from './variants.js';
@@ -59,7 +59,7 @@ export function readProfile(k: Knowledge, text: ProfileSource): ItemProfile {
   // A combo is as non-veg as its most non-veg part: "Double Down Burger & Pepsi" is not veg because Pepsi is and
   // nothing in the words names the meat. Parts only ever make the reading less veg, never more.
   if (!dish && diet !== 'non_veg') {
-    const parts = (text.combo?.parts ?? []).filter((m) => m && m.score >= 0.85).map((m) => m!.dish);
+    const parts = (text.combo?.parts ?? []).filter((m) => m && m.score >= CONFIDENT_DISH_SCORE).map((m) => m!.dish);
     const worst = parts.find((d) => d.diet === 'non_veg') ?? (diet === 'egg' ? undefined : parts.find((d) => d.diet === 'egg'));
     if (worst) {
       diet = worst.diet;

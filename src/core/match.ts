@@ -6,6 +6,7 @@ import { annotationKey, parseCleanedText, type MenuText } from './menu-text.js';
 import { dishWords } from './dish-words.js';
 import { editDistance } from './text/edit-distance.js';
 import { sameDishKey } from './knowledge/equivalents.js';
+import { CONFIDENT_DISH_SCORE } from './knowledge/lookup.js';
 import { spelledAlike } from './defining-words.js';
 import { brandsDiffer, brandsOf } from './knowledge/brands.js';
 import { readFittedFile } from './fitted-file.js';
@@ -100,8 +101,10 @@ function bothConfident(a: ItemProfile, b: ItemProfile): boolean {
 }
 
 /** Knowledge-base evidence about two profiles: 'same', 'different' or null when the knowledge cannot tell. */
-/** A resolution this sure names the dish itself (its name or a listed alias), not a dish its words merely contain. */
-export const CONFIDENT_DISH_SCORE = 0.85;
+export { CONFIDENT_DISH_SCORE };
+/** The contract's default cosine_threshold (/match, /dedup, /report, catalog jobs): the cosine at which a pair the
+ * precision stage agrees with is the same dish. */
+export const DEFAULT_COSINE_THRESHOLD = 0.85;
 
 export function dishIdentity(a: ItemProfile, b: ItemProfile): 'same' | 'different' | null {
   if (!a.dish || !b.dish) return null;

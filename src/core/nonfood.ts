@@ -1,6 +1,7 @@
 import { HeadSlot, headProbabilities, type LinearHead } from './classify.js';
 import { nameKey, type Knowledge } from './knowledge/index.js';
 import type { MenuText } from './menu-text.js';
+import { CONFIDENT_DISH_SCORE } from './knowledge/lookup.js';
 import { foldMenuText } from './knowledge/cues.js';
 import type { WordLexicons } from './knowledge/words.js';
 import type { Services } from './services.js';
@@ -203,7 +204,7 @@ export interface NonFoodVerdict {
 /** Knows the cleaned text as a dish (exactly, or confidently fuzzy, or an ambiguous name of several dishes). */
 function isKnownDish(text: MenuText): boolean {
   const p = text.profile;
-  if (p.dish && (p.dishHow === 'exact' || p.dishScore >= 0.85)) return true;
+  if (p.dish && (p.dishHow === 'exact' || p.dishScore >= CONFIDENT_DISH_SCORE)) return true;
   return !p.dish && text.candidates.length > 0;
 }
 

@@ -1,6 +1,7 @@
 import type { tags } from 'typia';
 import type { Services } from './services.js';
 import { dedupPrepared, type DedupOutcome } from './dedup.js';
+import { DEFAULT_COSINE_THRESHOLD } from './match.js';
 import { classifierStatus, classifyItems } from './classify.js';
 import { detectNonFood } from './nonfood.js';
 import { FULL_DIMENSION } from './inference/encoder.js';
@@ -150,7 +151,7 @@ export async function buildMenuReport(
   }
 
   const outcome = await dedupPrepared(services.knowledge, texts, vectors, {
-    cosineThreshold: options.cosineThreshold ?? 0.85,
+    cosineThreshold: options.cosineThreshold ?? DEFAULT_COSINE_THRESHOLD,
     precision: services.pairPrecision(),
   });
 

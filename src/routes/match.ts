@@ -1,6 +1,6 @@
 import typia, { tags } from 'typia';
 import { ApiError } from '../core/errors.js';
-import { judgePairs } from '../core/match.js';
+import { DEFAULT_COSINE_THRESHOLD, judgePairs } from '../core/match.js';
 import { parseMenuText } from '../core/menu-text.js';
 import { typed, type MenuText, type Route } from './route.js';
 import { dot } from '../core/inference/encoder.js';
@@ -44,7 +44,7 @@ export interface MatchResponse {
 
 /** A threshold is a cosine: a number in [0, 1]; outside is 400 invalid_parameter (a wrong type is 422). */
 export function parseCosineThreshold(value: number | null | undefined): number {
-  if (value === undefined || value === null) return 0.85;
+  if (value === undefined || value === null) return DEFAULT_COSINE_THRESHOLD;
   if (!Number.isFinite(value) || value < 0 || value > 1) {
     throw new ApiError('invalid_parameter', `cosine_threshold must be between 0 and 1, got ${value}`, {}, 'cosine_threshold');
   }

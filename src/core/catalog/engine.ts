@@ -1,6 +1,6 @@
 import { basename, resolve } from 'node:path';
 import { clusterNodes, indexCandidates, nodeKey, nodeSet, allPairsCandidates, ANN_CROSSOVER_NODES, type CandidateEdges, type CandidateSource, type NodeSet } from '../dedup.js';
-import type { PairPrecision } from '../match.js';
+import { DEFAULT_COSINE_THRESHOLD, type PairPrecision } from '../match.js';
 import type { Knowledge } from '../knowledge/index.js';
 import { parseCleanedText, parseMenuText, type MenuText } from '../menu-text.js';
 import { predictCuisines } from '../classify.js';
@@ -92,7 +92,7 @@ export class CatalogInterrupted extends Error {
   }
 }
 
-export const DEFAULT_THRESHOLD = 0.85;
+export const DEFAULT_THRESHOLD = DEFAULT_COSINE_THRESHOLD;
 const EMBED_BATCH = 512;
 const READ_BLOCK = 8192;
 

@@ -144,6 +144,9 @@ const OPTIONAL_WORD_PENALTY = 0.12;
 const UNKNOWN_WORD_PENALTY = 0.15;
 const EMBEDDED_SCORE = 0.72;
 export const FUZZY_FLOOR = 0.7;
+/** A resolution this sure names the dish itself (its name or a listed alias, reordered or spelled near it), not a dish
+ * its words merely contain (an optional word missing or extra, a name embedded in a longer one). */
+export const CONFIDENT_DISH_SCORE = 0.85;
 /** Most word lists one repaired name expands to (each unknown word may have a few equally near repairs). */
 const MAX_VARIANTS = 16;
 
