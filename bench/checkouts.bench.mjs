@@ -1,12 +1,13 @@
 // This checkout's server beside another checkout's (a branch against the one it merges into), on the same machine and
 // the same texts: cold /embed 100 and cold /embed/batch 1000, request by request in turn (the order flips every round,
-// so a change in the box's load lands on both arms alike), p50 of each and the ratio, plus how close the two servers'
-// vectors are (cosine at 128 dimensions; another exported graph or int8 choice moves them a little).
+// so a change in the box's load lands on both arms alike), p50 of each and the ratio, each server's CPU time per request
+// (all its threads; steadier than wall time on a shared box), plus how close the two servers' vectors are (cosine at
+// 128 dimensions; another exported graph or int8 choice moves them a little).
 //   node checkouts.bench.mjs --baseline /path/to/other/checkout [--quick]
 // Both checkouts must be built (node scripts/setup.mjs && npx tspc -p tsconfig.json in each); each server runs with its
 // own defaults unless BENCH_WORKERS / BENCH_THREADS say otherwise (as for embed.bench.mjs).
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -53,16 +54,33 @@ async function start(root) {
 }
 const servers = { A: await start(REPO_ROOT), B: await start(BASELINE) };
 
+/**
+ * CPU time of the server process, all its threads, in ms (Linux /proc, clock ticks of 10 ms); null elsewhere. Wall time
+ * on a shared box moves with other jobs' load; the CPU a request costs hardly does, so the two servers' CPU per request
+ * is the steadier comparison of the work each does.
+ */
+function processCpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 async function embed(name, path, texts) {
+  const cpu0 = processCpuMs(servers[name].child.pid);
   const res = await servers[name].call('POST', path, { body: { items: texts, dimension: DIMENSION }, headers: { 'x-api-key': key } });
   if (res.status !== 200) throw new Error(`${name} ${path} answered ${res.status}: ${res.body.toString().slice(0, 300)}`);
   const json = JSON.parse(res.body.toString());
   if (json.count !== texts.length || json.embeddings[0].length !== DIMENSION) throw new Error(`${name} ${path}: ${json.count} × ${json.embeddings[0]?.length}`);
-  return { ms: res.ms, vectors: json.embeddings };
+  const cpu1 = processCpuMs(servers[name].child.pid);
+  return { ms: res.ms, cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0, vectors: json.embeddings };
 }
 
 const cosine = (a, b) => a.reduce((s, x, k) => s + x * b[k], 0);
 const samples = { embed100: { A: [], B: [] }, batch1000: { A: [], B: [] } };
+const cpu = { embed100: { A: 0, B: 0, known: true }, batch1000: { A: 0, B: 0, known: true } };
 const cosines = [];
 try {
   for (const name of ['A', 'B']) {
@@ -76,6 +94,8 @@ try {
       for (const name of r % 2 === 0 ? ['A', 'B'] : ['B', 'A']) {
         out[name] = await embed(name, path, texts);
         samples[arm][name].push(out[name].ms);
+        if (out[name].cpuMs === null) cpu[arm].known = false;
+        else cpu[arm][name] += out[name].cpuMs;
       }
       for (let k = 0; k < texts.length; k++) cosines.push(cosine(out.A.vectors[k], out.B.vectors[k]));
     }
@@ -89,6 +109,8 @@ for (const [arm, label] of [['embed100', 'cold /embed 100'], ['batch1000', 'cold
   const a = samples[arm].A;
   const b = samples[arm].B;
   console.log(`${label}: A p50 ${fmt(median(a))} ms (p90 ${fmt(percentile(a, 90))}), B p50 ${fmt(median(b))} ms (p90 ${fmt(percentile(b, 90))}); B/A ${fmtRatio(median(b) / median(a))}; ${a.length} rounds each`);
+  const c = cpu[arm];
+  if (c.known) console.log(`${label}: server CPU per request (all threads) A ${fmt(c.A / a.length)} ms, B ${fmt(c.B / b.length)} ms; A/B ${fmtRatio(c.A / c.B)}`);
 }
 cosines.sort((x, y) => x - y);
 console.log(`vectors A vs B at ${DIMENSION}: cosine min ${cosines[0].toFixed(4)}, median ${median(cosines).toFixed(4)} over ${cosines.length} texts`);
