@@ -205,8 +205,7 @@ async function main() {
   // workers encode (on a box whose cores the workers fill, that CPU time is taken from them). A fresh knowledge base
   // per run, so no memo answers: every name is new to a server that has not seen it.
   const { parseMenuText } = await dist('src/core/menu-text.js');
-  const { anchorOf, DishAnchors, readMenuVectorSpec } = await dist('src/core/menu-vector.js');
-  const { l2normalize } = await dist('src/core/inference/runner.js');
+  const { anchorOf, blendAnchor, DishAnchors, readMenuVectorSpec } = await dist('src/core/menu-vector.js');
   const anchorWeights = readMenuVectorSpec();
   const anchors = await DishAnchors.build(loadKnowledge(), encoder);
   for (const size of [100, 1000]) {
@@ -221,14 +220,7 @@ async function main() {
       const [, english, englishCpu] = timeSync(() => read.map((t) => t.english));
       const [, picked, dishCpu] = timeSync(() => read.map((t) => anchorOf(t, anchorWeights)));
       const own = await encoder.encode(english, DIMENSION);
-      const [, , blendCpu] = timeSync(() => own.map((v, i) => {
-        const a = picked[i];
-        if (!a) return v;
-        const dish = anchors.vectorOf(a.dish, DIMENSION);
-        const out = new Float32Array(v.length);
-        for (let d = 0; d < v.length; d++) out[d] = v[d] + a.weight * dish[d];
-        return l2normalize(out);
-      }));
+      const [, , blendCpu] = timeSync(() => own.map((v, i) => blendAnchor(v, picked[i], anchors, DIMENSION)));
       cpuOf.read.push(readCpu);
       cpuOf.english.push(englishCpu);
       cpuOf.dish.push(dishCpu);

@@ -7,6 +7,8 @@
  */
 import type { Services } from '../src/core/services.js';
 import { parseMenuText, type MenuText } from '../src/core/menu-text.js';
+import { DEFAULT_COSINE_THRESHOLD } from '../src/core/match.js';
+import { FULL_DIMENSION } from '../src/core/inference/encoder.js';
 import { dedupRoute } from '../src/routes/dedup.js';
 import { ctxOf, matchAnswers } from './search_match.js';
 import { bySet, type EvalSets, type LabelledMenu } from './sets.js';
@@ -57,7 +59,7 @@ export function countPairs(menu: LabelledMenu, outcome: DedupOutcome, counts: Pa
 export async function scoreDedupMenus(
   services: Services,
   menus: readonly LabelledMenu[],
-  { cosineThreshold = 0.85, vectorsOf = (texts: readonly MenuText[]) => services.vectorsOf(texts, 384) }: { cosineThreshold?: number; vectorsOf?: (texts: readonly MenuText[]) => Promise<Float32Array[]> } = {},
+  { cosineThreshold = DEFAULT_COSINE_THRESHOLD, vectorsOf = (texts: readonly MenuText[]) => services.vectorsOf(texts, FULL_DIMENSION) }: { cosineThreshold?: number; vectorsOf?: (texts: readonly MenuText[]) => Promise<Float32Array[]> } = {},
 ): Promise<PairCounts> {
   const counts: PairCounts = { tp: 0, fp: 0, fn: 0, falseMerges: [], missedPairs: [] };
   for (const menu of menus) {

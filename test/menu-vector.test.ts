@@ -12,7 +12,7 @@ import { loadKnowledge } from '../src/core/knowledge/index.js';
 import { parseMenuText } from '../src/core/menu-text.js';
 import { anchorOf, anchorTexts, DishAnchors, menuVectors, NO_ANCHORS, readMenuVectorSpec, MENU_VECTOR_FORMAT, type AnchorWeights } from '../src/core/menu-vector.js';
 import type { MenuEncoder } from '../src/core/inference/encoder.js';
-import { CONFIDENT_DISH_SCORE } from '../src/core/match.js';
+import { CONFIDENT_DISH_SCORE } from '../src/core/knowledge/lookup.js';
 import { trigramVector } from './helpers/fake-embedder.js';
 
 const knowledge = loadKnowledge();

@@ -2,9 +2,9 @@ import cliProgress from 'cli-progress';
 import { loadConfig, type Config } from '../config.js';
 import { Services } from '../core/services.js';
 import { parseCleanedText } from '../core/menu-text.js';
+import { DEFAULT_COSINE_THRESHOLD } from '../core/match.js';
 import {
   CatalogInterrupted,
-  DEFAULT_THRESHOLD,
   runCatalog,
   type CandidateMode,
   type CatalogCommand,
@@ -23,7 +23,7 @@ export const CATALOG_USAGE = `usage: menu-intel catalog <dedup|classify|report|e
   --restaurant-column NAME  carried through and used for per-restaurant report rows (default: a column named restaurant)
   --outlet-column NAME      carried through (default: a column named outlet)
   --format csv|jsonl        default: from the file name; for standard input, from the first character
-  --threshold X             dedup cosine threshold, 0-1 (default ${DEFAULT_THRESHOLD})
+  --threshold X             dedup cosine threshold, 0-1 (default ${DEFAULT_COSINE_THRESHOLD})
   --candidates MODE         auto (default: the HNSW index above its measured crossover), index or all-pairs
   --cache-dir DIR           the embedding store (default PREFIX.cache); a rerun reuses what is there
   --distributed             split the run into jobs for 'catalog worker' processes over MENU_REDIS_URL
@@ -81,7 +81,7 @@ export function parseCatalogArgs(argv: readonly string[]): CatalogArgs {
   if (!out) throw new UsageError('--out is required');
   const format = flags.get('--format');
   if (format !== undefined && format !== 'csv' && format !== 'jsonl') throw new UsageError('--format must be csv or jsonl');
-  const threshold = flags.has('--threshold') ? Number(flags.get('--threshold')) : DEFAULT_THRESHOLD;
+  const threshold = flags.has('--threshold') ? Number(flags.get('--threshold')) : DEFAULT_COSINE_THRESHOLD;
   if (!(threshold >= 0 && threshold <= 1)) throw new UsageError('--threshold must be a number from 0 to 1');
   const candidates = (flags.get('--candidates') ?? 'auto') as CandidateMode;
   if (!['auto', 'index', 'all-pairs'].includes(candidates)) throw new UsageError('--candidates must be auto, index or all-pairs');

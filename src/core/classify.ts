@@ -14,7 +14,7 @@ import type { Services } from './services.js';
  *
  * Three sources, strongest first:
  *  1. The knowledge base names the dish: an exact name or alias (or an ambiguous name whose candidate dishes all share
- *     one cuisine) answers with the dish's cuisine, and a confident fuzzy resolution (score ≥ FUZZY_DISH_MIN) too.
+ *     one cuisine) answers with the dish's cuisine, and a confident fuzzy resolution (score ≥ CONFIDENT_DISH_SCORE) too.
  *     The knowledge base's conventions (Indo-Chinese → Chinese, drinks → Beverages, cakes → Bakery) live in those rows.
  *  2. Otherwise the cuisine head (models/heads/cuisine-head.json): a multinomial logistic regression over the
  *     384-d embedding of the cleaned text plus the lexicon's cuisine cue (one-hot, strong and weak), trained by
@@ -36,8 +36,6 @@ export interface CuisinePrediction {
 
 /** An exact knowledge-base name is right by construction of the knowledge base; not 1.0, because menus mislabel. */
 export const EXACT_DISH_CONFIDENCE = 0.97;
-/** Fuzzy resolutions that name the dish itself answer with the dish's cuisine; below that they are only a hint. */
-export const FUZZY_DISH_MIN = CONFIDENT_DISH_SCORE;
 /** Without a head, a strong lexicon cue of at least this confidence answers (cuisineCue gives 0.85 to agreeing strong cues). */
 export const CUE_ONLY_MIN = 0.85;
 
@@ -281,7 +279,7 @@ function dishAnswer(text: MenuText): CuisinePrediction | null {
       return { cuisine: candidates[0]!.cuisine, confidence: EXACT_DISH_CONFIDENCE, source: 'dish' };
     }
   }
-  if (profile.dish && profile.dishScore >= FUZZY_DISH_MIN) {
+  if (profile.dish && profile.dishScore >= CONFIDENT_DISH_SCORE) {
     return { cuisine: profile.dish.cuisine, confidence: round4(EXACT_DISH_CONFIDENCE * profile.dishScore), source: 'fuzzy_dish' };
   }
   return null;

@@ -100,12 +100,11 @@ function bothConfident(a: ItemProfile, b: ItemProfile): boolean {
   return a.dishScore >= CONFIDENT_DISH_SCORE && b.dishScore >= CONFIDENT_DISH_SCORE;
 }
 
-/** Knowledge-base evidence about two profiles: 'same', 'different' or null when the knowledge cannot tell. */
-export { CONFIDENT_DISH_SCORE };
 /** The contract's default cosine_threshold (/match, /dedup, /report, catalog jobs): the cosine at which a pair the
  * precision stage agrees with is the same dish. */
 export const DEFAULT_COSINE_THRESHOLD = 0.85;
 
+/** Knowledge-base evidence about two profiles: 'same', 'different' or null when the knowledge cannot tell. */
 export function dishIdentity(a: ItemProfile, b: ItemProfile): 'same' | 'different' | null {
   if (!a.dish || !b.dish) return null;
   if (a.dish.id === b.dish.id) return 'same';

@@ -9,7 +9,7 @@ import type { Dish } from './knowledge/dishes.js';
 import { hasDevanagari } from './knowledge/transliterate.js';
 import { FULL_DIMENSION, SUPPORTED_DIMENSIONS, type Dimension, type MenuEncoder } from './inference/encoder.js';
 import { l2normalize } from './inference/runner.js';
-import { CONFIDENT_DISH_SCORE } from './match.js';
+import { CONFIDENT_DISH_SCORE } from './knowledge/lookup.js';
 
 /**
  * The menu vector of a text: what /embed returns, what a customer stores, and what every stage compares (search,
@@ -90,7 +90,7 @@ export function anchorTexts(k: Knowledge, dish: Dish): readonly string[] {
  */
 export class DishAnchors {
   private constructor(
-    /** Names the table: a hash of the encoder and every dish's anchor texts. */
+    /** Names the table: a hash of the encoder (id and build), the dimensions and every dish's anchor texts. */
     readonly id: string,
     private readonly byDimension: ReadonlyMap<Dimension, ReadonlyMap<number, Float32Array>>,
   ) {}
@@ -103,7 +103,8 @@ export class DishAnchors {
       .digest('hex');
     const path = cacheDir ? join(cacheDir, `${encoder.model.id}-${hash}.f32`) : null;
     // Each dish's row: its anchor at every supported dimension, the full one first.
-    const dimensions: readonly Dimension[] = [FULL_DIMENSION, ...SUPPORTED_DIMENSIONS.filter((d) => d !== FULL_DIMENSION)];
+    const lower = SUPPORTED_DIMENSIONS.filter((d) => d !== FULL_DIMENSION);
+    const dimensions: readonly Dimension[] = [FULL_DIMENSION, ...lower];
     const width = dimensions.reduce((a, b) => a + b, 0);
     let table: Float32Array | null = null;
     if (path && existsSync(path)) {
@@ -122,7 +123,7 @@ export class DishAnchors {
         }
         l2normalize(full);
         let at = i * width + FULL_DIMENSION;
-        for (const dimension of dimensions.slice(1)) {
+        for (const dimension of lower) {
           table!.set(encoder.project(full, dimension), at);
           at += dimension;
         }
@@ -149,9 +150,9 @@ export class DishAnchors {
 /**
  * Writes a made table whole, then renames it into place, so servers starting together never read a half-written one. A
  * cache that cannot be written (a read-only install) only costs the next start the time to make the table again. The
- * encoder's tables of earlier knowledge bases or builds (same `prefix`, another hash) are removed: no start reads them again, and
- * each is every dish's anchor at every dimension (4 bytes × 768 per dish). A server already running has its table in
- * memory.
+ * encoder's tables of earlier knowledge bases or builds (same `prefix`, another hash) are removed: no start reads them
+ * again, and each holds every dish's anchor at every dimension (4 bytes × 768 per dish). A server already running has
+ * its table in memory.
  */
 function keepTable(path: string, table: Float32Array, prefix: string): void {
   const partial = `${path}.${process.pid}.partial`;
@@ -189,12 +190,14 @@ export async function menuVectors(encoder: MenuEncoder, weights: AnchorWeights, 
   await new Promise<void>((resolve) => setImmediate(resolve));
   const anchored = texts.map((t) => anchorOf(t, weights));
   const own = await encoding;
-  return own.map((v, i) => {
-    const anchor = anchored[i];
-    if (!anchor) return v;
-    const a = anchors.vectorOf(anchor.dish, dimension);
-    const out = new Float32Array(v.length);
-    for (let d = 0; d < v.length; d++) out[d] = v[d]! + anchor.weight * a[d]!;
-    return l2normalize(out);
-  });
+  return own.map((v, i) => blendAnchor(v, anchored[i] ?? null, anchors, dimension));
+}
+
+/** normalise(v + weight · anchor(dish)) at `dimension`; `v` itself when the text has no anchor. */
+export function blendAnchor(v: Float32Array, anchor: { readonly dish: Dish; readonly weight: number } | null, anchors: DishAnchors, dimension: Dimension): Float32Array {
+  if (!anchor) return v;
+  const a = anchors.vectorOf(anchor.dish, dimension);
+  const out = new Float32Array(v.length);
+  for (let d = 0; d < v.length; d++) out[d] = v[d]! + anchor.weight * a[d]!;
+  return l2normalize(out);
 }

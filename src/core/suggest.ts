@@ -3,7 +3,8 @@ import { vegOrNot, type ItemProfile } from './items.js';
 import type { MenuText } from './menu-text.js';
 import { COURSES, CUISINE_FAMILIES, cuisineAffinity, type Course, type Cuisine, type Knowledge } from './knowledge/index.js';
 import { literalAlternatives } from './knowledge/words.js';
-import { CONFIDENT_DISH_SCORE, DEFAULT_COSINE_THRESHOLD, judgePairs, type PairPrecision } from './match.js';
+import { DEFAULT_COSINE_THRESHOLD, judgePairs, type PairPrecision } from './match.js';
+import { CONFIDENT_DISH_SCORE } from './knowledge/lookup.js';
 import { judgeNonFood } from './nonfood.js';
 import type { Services } from './services.js';
 import type { RemovedNoise } from './text/clean.js';
@@ -94,8 +95,6 @@ const CLOSE_LOW = 0.1;
 const CLOSE_HIGH = 0.6;
 /** Candidate pairs below this cosine skip the same-dish judgement (far below any match threshold). */
 const SAME_DISH_GATE = 0.5;
-/** The /match default: a pair is the same dish when the precision stage agrees at this cosine. */
-const SAME_DISH_COSINE = DEFAULT_COSINE_THRESHOLD;
 
 /** Cuisines whose curries, kebabs and gravies are eaten with bread (rice and noodle mains are not). */
 const BREAD_CUISINES: ReadonlySet<string> = new Set(['North Indian', 'Mughlai', 'South Indian', 'Middle Eastern']);
@@ -264,7 +263,7 @@ async function sameDishPairs(
       k,
       ask.map((k) => [pairs[k]![0].text, pairs[k]![1].text] as const),
       ask.map((k) => pairs[k]![2]),
-      SAME_DISH_COSINE,
+      DEFAULT_COSINE_THRESHOLD,
       precision,
     );
     ask.forEach((k, n) => (judged[k] = verdicts[n]!.match));

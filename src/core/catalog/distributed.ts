@@ -8,13 +8,13 @@ import { nodeKeyOf } from '../dedup.js';
 import { ANN_SCORE_SLACK, createAnnIndex, loadAnnIndex, rangeSearch } from '../ann.js';
 import type { Knowledge } from '../knowledge/index.js';
 import { parseMenuText } from '../menu-text.js';
+import { DEFAULT_COSINE_THRESHOLD } from '../match.js';
 import { CatalogStore } from './catalog-store.js';
 import { EmbeddingStore } from './embedding-store.js';
 import { isRowError, readCatalogRows } from './input.js';
 import { ERROR_COLUMNS, OutputFile, csvLine } from './output.js';
 import {
   CatalogInterrupted,
-  DEFAULT_THRESHOLD,
   catalogNodes,
   classifyCatalog,
   clusterCatalog,
@@ -363,7 +363,7 @@ export async function runDistributedCatalog(options: DistributedOptions, deps: C
     progress.end(`${chunks.length} chunks by ${workersSeen.size} workers, ${store.texts.size} distinct texts`);
     seconds.embed = (performance.now() - t0) / 1000;
 
-    const threshold = options.cosineThreshold ?? DEFAULT_THRESHOLD;
+    const threshold = options.cosineThreshold ?? DEFAULT_COSINE_THRESHOLD;
     let clusters: RowClusters | null = null;
     let candidatePairs: number | null = null;
     if (options.command === 'dedup' || options.command === 'report') {

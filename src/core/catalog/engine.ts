@@ -92,7 +92,6 @@ export class CatalogInterrupted extends Error {
   }
 }
 
-export const DEFAULT_THRESHOLD = DEFAULT_COSINE_THRESHOLD;
 const EMBED_BATCH = 512;
 const READ_BLOCK = 8192;
 
@@ -401,7 +400,7 @@ export async function runCatalog(options: CatalogOptions, deps: CatalogDeps): Pr
     const { embedded, reused } = await timed('embed', () =>
       embedCatalog(store.texts.values, deps.embedder, vectors, progress, { batch: options.embedBatch, signal: options.signal }),
     );
-    const threshold = options.cosineThreshold ?? DEFAULT_THRESHOLD;
+    const threshold = options.cosineThreshold ?? DEFAULT_COSINE_THRESHOLD;
     let clusters: RowClusters | null = null;
     let candidatePairs: number | null = null;
     if (options.command === 'dedup' || options.command === 'report') {

@@ -52,6 +52,12 @@ export interface BatcherStats {
 }
 
 /**
+ * Half-life, in busy seconds, of the measured throughput that admission divides by: short enough that a box slowed by
+ * a neighbour is seen within a second of work, long enough to span a few runs of either worker.
+ */
+const RATE_HALF_LIFE_S = 0.25;
+
+/**
  * Merges concurrent requests into micro-batches for the inference workers.
  *
  * Each pick is filled round-robin across waiting requests (a 5000-item /embed/batch cannot starve a 3-item /embed
@@ -66,12 +72,6 @@ export interface BatcherStats {
  * requests is refused once it holds more than that many seconds of work, and the latency of what was admitted stays
  * bounded whatever the number of clients.
  */
-/**
- * Half-life, in busy seconds, of the measured throughput that admission divides by: short enough that a box slowed by
- * a neighbour is seen within a second of work, long enough to span a few runs of either worker.
- */
-const RATE_HALF_LIFE_S = 0.25;
-
 export class InferenceBatcher {
   private readonly jobs: Job[] = [];
   private queued = 0;
