@@ -12,10 +12,11 @@ import { REPO_ROOT, DATA_DIR, THREADS, SEED, QUICK } from './lib/env.mjs';
 
 const RUNS = QUICK ? { r100: 3, r1000: 1 } : { r100: 15, r1000: 4 };
 const DIMENSION = 128;
-// The server's defaults (src/config.ts), so the batches here are the batches the server runs.
-const DEFAULTS = { maxBatchTokens: 8192, maxBatchItems: 256, maxQueueItems: 1 << 24, maxSequenceTokens: 64 };
-
 const dist = (rel) => import(pathToFileURL(join(REPO_ROOT, 'dist', rel)).href);
+
+// The server's defaults (src/config.ts), so the batches here are the batches the server runs.
+const config = (await dist('src/config.js')).loadConfig({});
+const DEFAULTS = { maxBatchTokens: config.batchMaxTokens, maxBatchItems: config.batchMaxItems, maxQueueItems: 1 << 24, maxSequenceTokens: config.maxSequenceTokens };
 
 /** [wall ms, value, CPU ms]: on a shared box the CPU time of a synchronous JS stage is its idle-machine wall time. */
 function timeSync(fn) {

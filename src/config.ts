@@ -55,7 +55,7 @@ export const ENV_DOC: Readonly<Record<string, string>> = {
   MENU_CACHE_BYTES: 'Embedding LRU cache budget in bytes (default 67108864).',
   MENU_TEXT_MEMO_ENTRIES: 'Entries each memo of per-text, per-word and per-pair work keeps: cleaned texts and their readings, dish lookups, spelling corrections, token ids, cross-encoder scores (default 50000; least recently used out first, so the memory they hold stops growing once they are full).',
   MENU_BATCH_MAX_TOKENS: 'Padded tokens per inference run (default 8192).',
-  MENU_BATCH_MAX_ITEMS: 'Texts per inference run (default 256).',
+  MENU_BATCH_MAX_ITEMS: 'Texts per inference run (default 32).',
   MENU_QUEUE_MAX_ITEMS: 'Texts allowed to wait for inference before 429 overloaded (default 20000).',
   MENU_QUEUE_MAX_WAIT_MS: 'Expected wait for inference beyond which a request gets 429 overloaded (default 2000; 0 turns it off).',
   MENU_MAX_TOKENS: 'Tokens per text after truncation (default 64; menu names are short).',
@@ -107,7 +107,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddingCacheBytes: int(env, 'MENU_CACHE_BYTES', 64 * 1024 * 1024, 0, 2 ** 34),
     textMemoEntries: int(env, 'MENU_TEXT_MEMO_ENTRIES', 50_000, 1, 10_000_000),
     batchMaxTokens: int(env, 'MENU_BATCH_MAX_TOKENS', 8192, 64, 1 << 20),
-    batchMaxItems: int(env, 'MENU_BATCH_MAX_ITEMS', 256, 1, 4096),
+    // Short menu names cost ORT the least per text in runs of 16–48 (bench/stages.bench.mjs: ort*_by_max_batch_items).
+    batchMaxItems: int(env, 'MENU_BATCH_MAX_ITEMS', 32, 1, 4096),
     queueMaxItems: int(env, 'MENU_QUEUE_MAX_ITEMS', 20000, 1, 1 << 24),
     queueMaxWaitMs: int(env, 'MENU_QUEUE_MAX_WAIT_MS', 2000, 0, 600000),
     maxSequenceTokens: int(env, 'MENU_MAX_TOKENS', 64, 8, 512),

@@ -166,7 +166,9 @@ export class InferenceBatcher {
         const picked = this.pick();
         picked.sort((a, b) => a.seq.ids.length - b.seq.ids.length);
         // With several workers, a pick of enough texts is cut into at least one run per worker (runs of 8 or more).
-        const maxRows = concurrency > 1 ? Math.min(this.opts.maxBatchItems, Math.max(8, Math.ceil(picked.length / concurrency))) : this.opts.maxBatchItems;
+        const rowCap = concurrency > 1 ? Math.min(this.opts.maxBatchItems, Math.max(8, Math.ceil(picked.length / concurrency))) : this.opts.maxBatchItems;
+        // Runs of even size: 100 texts at 32 a run are four runs of 25, not three of 32 and one of 4.
+        const maxRows = Math.ceil(picked.length / Math.ceil(picked.length / rowCap));
         // Cut the length-sorted selection into runs whose padded size stays under the token cap.
         let start = 0;
         while (start < picked.length) {
