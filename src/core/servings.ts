@@ -69,8 +69,7 @@ const LEADING_COUNT = /^\W*(?:any\s+)?(\d{1,2})\s*(?:x\s+)?([a-z]+)/i;
 const PLATTER = /\b(\d{1,2})\s*(?:pc|pcs|pieces?)\b/i;
 const GRAMS = /\b(\d{3,4})\s*(?:g|gm|gms|grams?)\b/i;
 const HALF_KILO_OR_MORE = /\b(?:1|1\/2|half)\s*kg\b/i;
-/** Chosen on the dev queries: 8 and 10 pieces answered "something to share with friends" alike (nDCG@10 0.72 ->
- * 0.84); 12 missed the 10-piece platters. */
+/** The fewest pieces that make a platter to share: menus sell sharing platters of 8 and 10; 12 would miss the 10s. */
 const PLATTER_PIECES = 8;
 
 /** The count an item's name leads with when it is an order of several portions ("6 Crispy Veg"), else null. */
