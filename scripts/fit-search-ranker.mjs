@@ -12,7 +12,10 @@
 // The model: a linear score over the features, its weights fitted listwise (a softmax over each query's menu against
 // the query's gains, 2^grade - 1, as nDCG counts them; L2 on the weights; Newton's method with step halving), then made
 // a probability by Platt scaling (an item graded relevant reads 1, any other 0, every query weighing the same, no-match
-// queries included). "Goes with" queries keep their own rule and are not fitted. The gates then give the best nDCG@10
+// queries included). "Goes with" queries keep their own rule and are not fitted. Before the weights, the menu rule
+// (how an item's course is read from the items around it and from its menu: MenuContextRule) and the fallback rule
+// (what is offered when nothing passes: FallbackRule) are chosen by a coordinate search from the committed ones,
+// judged with the committed weights and gates (coordinateSearch). The gates then give the best nDCG@10
 // that still answers 90% of the no-match queries with nothing but fallbacks (issue #26's bar; answerable queries
 // outnumber no-match ones 13 to 1, so a pooled mean would buy a little nDCG with many wrong answers to a dish the
 // menu lacks); the result precision breaks ties. The L2 strength is chosen by leave-one-set-out cross-validation over
@@ -37,7 +40,7 @@ const { loadConfig } = await import(dist('src/config.js'));
 const { Services } = await import(dist('src/core/services.js'));
 const { readSearch } = await import(dist('src/core/search-request.js'));
 const { searchItems, gateSearch, relevanceOf } = await import(dist('src/core/search.js'));
-const { relevanceFeatures, RELEVANCE_FEATURE_NAMES, RELEVANCE_ORDERS, RANKER_FORMAT, SEARCH_RANKER_PATH, searchRanker } = await import(dist('src/core/search-relevance.js'));
+const { relevanceFeatures, RELEVANCE_FEATURE_NAMES, RELEVANCE_ORDERS, RANKER_FORMAT, SEARCH_RANKER_PATH, MENU_CONTEXT_FIELDS, FALLBACK_FIELDS, readSearchRanker, searchRanker } = await import(dist('src/core/search-relevance.js'));
 const { loadDevSets } = await import(dist('eval/sets.js'));
 const { clamp01 } = await import(dist('src/core/match.js'));
 
@@ -58,7 +61,18 @@ for (const f of readdirSync(devDir).filter((f) => /^search_dev\d+_/.test(f)).sor
 const dataSha256 = dataHash.digest('hex');
 log(`encoder ${encoderId}; ${sets.length} development search sets (sha256 ${dataSha256.slice(0, 12)})`);
 
-// Every query read once: its items, their features and grades.
+// The model committed now: its menu rule is where the search for a new one starts, and the refit is measured against it.
+let committed = null;
+let committedL2 = null;
+try {
+  committed = readSearchRanker(OUT);
+  committedL2 = JSON.parse(readFileSync(OUT, 'utf8')).l2 ?? null;
+} catch (e) {
+  log(`no committed model to compare (${e.message})`);
+}
+
+// Every query read once (its understanding, the menu's texts, the cosines, the grades); its items and their features
+// depend on the menu rule and are made again for each rule tried.
 const queries = [];
 const t0 = Date.now();
 for (const set of sets) {
@@ -66,11 +80,15 @@ for (const set of sets) {
     const corpus = set.menus[sq.menu];
     if (!corpus) continue;
     const read = await readSearch(services, sq.query, corpus, null, 384);
-    const q = read.understanding;
-    const items = searchItems(k, q, read.corpus);
-    const features = q.pairWith ? null : items.map((item, i) => relevanceFeatures(k, q, item, read.cosines[i]));
     const grades = corpus.map((t) => sq.relevant[t] ?? 0);
-    queries.push({ set: set.name, sq, q, items, cosines: read.cosines, features, grades, corpus });
+    queries.push({ set: set.name, sq, q: read.understanding, texts: read.corpus, items: null, cosines: read.cosines, features: null, grades, corpus });
+  }
+}
+/** The queries' items and features under a menu rule. */
+function readItems(rule) {
+  for (const q of queries) {
+    q.items = searchItems(k, q.q, q.texts, rule);
+    q.features = q.q.pairWith ? null : q.items.map((item, i) => relevanceFeatures(k, q.q, item, q.cosines[i]));
   }
 }
 log(`read ${queries.length} queries in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
@@ -284,7 +302,9 @@ function solve(H, g, n) {
   return x;
 }
 
-const rankerOf = (w, floor = 0.5, band = 0.5) => searchRanker(encoderId, w.slice(0, D - 1), w[D - 1], floor, band);
+let menuRule = null; // chosen below, before the weights
+let fallbackRule = null; // likewise
+const rankerOf = (w, floor = 0.5, band = 0.5) => searchRanker(encoderId, w.slice(0, D - 1), w[D - 1], floor, band, menuRule, fallbackRule);
 const dcg = (gains) => gains.reduce((s, g, i) => s + (2 ** g - 1) / Math.log2(i + 2), 0);
 
 /** The relevance of every item of every query under weights w (what the gates then cut). */
@@ -298,7 +318,7 @@ function score(qs, scored, floor, band) {
   let returned = 0, graded = 0, noMatch = 0, noMatchOk = 0, ndcgSum = 0, answerable = 0;
   qs.forEach((q, n) => {
     const gates = q.q.pairWith ? { floor: 0.5, band: 0.5 } : { floor, band };
-    const res = gateSearch(k, q.q, q.items, scored[n], gates, TOP_K).results;
+    const res = gateSearch(k, q.q, q.items, scored[n], gates, fallbackRule, TOP_K).results;
     const relevant = Object.values(q.sq.relevant);
     if (relevant.length === 0) {
       noMatch++;
@@ -336,16 +356,109 @@ function chooseGates(qs, scored) {
   return best;
 }
 
-// The model committed now, scored by the same harness: what a refit is measured against.
-try {
-  const { readSearchRanker } = await import(dist('src/core/search-relevance.js'));
-  const current = readSearchRanker(OUT);
-  const cw = Float64Array.from([...current.weights, current.bias]);
-  const s = score(queries, scoredOf(queries, cw), current.floor, current.band);
-  log(`the committed model: dev nDCG@10 ${s.ndcg.toFixed(4)}, no-match ${s.noMatch.toFixed(4)}, precision ${s.precision.toFixed(4)}, score (nDCG and no-match, averaged) ${s.score.toFixed(4)}`);
-} catch (e) {
-  log(`no committed model to compare (${e.message})`);
+/**
+ * The menu rule (how an item's course is read from its section and its menu) and the fallback rule (what is offered
+ * when nothing passes the gates): a coordinate search from the committed rules, each field over its candidates with
+ * the committed weights and gates, the score as the gates use it. A field moves only for a gain of at least
+ * MIN_RULE_GAIN, more than one query's nDCG@10 can swing, so a refit does not wander on ties and single queries.
+ * Confidence cut-offs are tried between the confidence levels the development menus and queries have (a cut-off
+ * between two levels is all one can be); counts, shares and cosines over small ranges.
+ */
+const MIN_RULE_GAIN = 0.001;
+
+/** The score of each development set's queries (what leave-one-set-out and the paired comparison below read). */
+function setScores(qs, scored, floor, band) {
+  const bySet = new Map();
+  qs.forEach((q, i) => {
+    const e = bySet.get(q.set) ?? { qs: [], scored: [] };
+    e.qs.push(q);
+    e.scored.push(scored[i]);
+    bySet.set(q.set, e);
+  });
+  return new Map([...bySet].map(([set, e]) => [set, score(e.qs, e.scored, floor, band).score]));
 }
+
+/**
+ * Whether a challenger beats the champion by more than chance: the mean of their per-set score differences exceeds
+ * its standard error. The sets are the unit (menus of one batch share a labeller and a kind of restaurant), so a gain
+ * carried by one set's few queries does not move a committed choice.
+ */
+function clearlyBetter(challenger, champion) {
+  const d = [...champion.keys()].map((set) => challenger.get(set) - champion.get(set));
+  const mean = d.reduce((a, b) => a + b, 0) / d.length;
+  const sd = Math.sqrt(d.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, d.length - 1));
+  return mean > sd / Math.sqrt(d.length);
+}
+const between = (values) => {
+  const levels = [...new Set(values.map((v) => +v.toFixed(4)))].sort((a, b) => a - b);
+  return levels.slice(1).map((l, i) => +((levels[i] + l) / 2).toFixed(4));
+};
+function coordinateSearch(name, start, fields, candidates, scoreOf, valid = () => true) {
+  let rule = { ...start };
+  let best = scoreOf(rule);
+  let tried = 0;
+  for (let pass = 0; pass < 2; pass++) {
+    let moved = false;
+    for (const field of fields) {
+      for (const value of candidates[field]) {
+        const candidate = { ...rule, [field]: value };
+        if (value === rule[field] || !valid(candidate)) continue;
+        const s = scoreOf(candidate);
+        tried++;
+        if (s.score >= best.score + MIN_RULE_GAIN && clearlyBetter(s.perSet, best.perSet)) {
+          log(`  ${name} rule ${field} ${rule[field]} -> ${value}: score ${best.score.toFixed(4)} -> ${s.score.toFixed(4)}`);
+          rule = candidate;
+          best = s;
+          moved = true;
+        }
+      }
+    }
+    if (!moved) break;
+  }
+  log(`${name} rule ${JSON.stringify(rule)} (${tried} rules tried; score ${best.score.toFixed(4)})`);
+  return rule;
+}
+
+const startMenu = committed?.menu ?? { openCourse: 0.5, sureCourse: 0.775, neighbours: 2, reach: 8, usualShare: 0.6, usualMin: 5 };
+const startFallback = committed?.fallback ?? { minCosine: 0.35, band: 0.1, most: 5, courseCue: 0.7, cuisineConfidence: 0.85 };
+menuRule = startMenu;
+fallbackRule = startFallback;
+readItems(startMenu);
+// With no committed weights to judge rules by, the rules are judged by fitted ones (the default strength and gates).
+const judge = committed
+  ? { w: Float64Array.from([...committed.weights, committed.bias]), floor: committed.floor, band: committed.band }
+  : { w: fit(queries, 3), floor: 0.5, band: 0.5 };
+{
+  const s = score(queries, scoredOf(queries, judge.w), judge.floor, judge.band);
+  log(`the committed model: dev nDCG@10 ${s.ndcg.toFixed(4)}, no-match ${s.noMatch.toFixed(4)}, precision ${s.precision.toFixed(4)}, score (nDCG and no-match, averaged) ${s.score.toFixed(4)}`);
+}
+const courseLevels = between(queries.flatMap((q) => q.texts.map((t) => t.profile.courseConfidence)));
+menuRule = coordinateSearch('menu', startMenu, MENU_CONTEXT_FIELDS, {
+  openCourse: courseLevels,
+  sureCourse: courseLevels,
+  neighbours: [1, 2, 3],
+  reach: [4, 6, 8, 10, 12],
+  usualShare: [0.5, 0.55, 0.6, 0.65, 0.7],
+  usualMin: [3, 4, 5, 6, 8],
+}, (rule) => {
+  menuRule = rule;
+  readItems(rule);
+  const scored = scoredOf(queries, judge.w);
+  return { ...score(queries, scored, judge.floor, judge.band), perSet: setScores(queries, scored, judge.floor, judge.band) };
+}, (rule) => rule.openCourse <= rule.sureCourse);
+readItems(menuRule);
+// The fallback reads nothing the items or their relevance depend on: one scoring of the items serves every rule.
+const judgeScored = scoredOf(queries, judge.w);
+fallbackRule = coordinateSearch('fallback', startFallback, FALLBACK_FIELDS, {
+  minCosine: [0.25, 0.3, 0.35, 0.4, 0.45],
+  band: [0.05, 0.1, 0.15, 0.2],
+  most: [3, 5, 7, 10],
+  courseCue: between(queries.map((q) => q.q.query.cues.course.confidence)),
+  cuisineConfidence: between(queries.map((q) => q.q.profile.cuisineConfidence)),
+}, (rule) => {
+  fallbackRule = rule;
+  return { ...score(queries, judgeScored, judge.floor, judge.band), perSet: setScores(queries, judgeScored, judge.floor, judge.band) };
+});
 
 const setNames = [...new Set(queries.map((q) => q.set))];
 const crossValidated = {};
@@ -368,9 +481,13 @@ for (const lambda of LAMBDAS) {
 }
 // The best leave-one-set-out score; not the strongest within one standard error: over eight sets that error is many
 // times the spread between strengths, so the rule would always take the strongest, which shrinks rare evidence (a
-// cuisine match) until a cuisine query's dishes fall under the floor.
-const bestLambda = LAMBDAS.reduce((b, l) => (crossValidated[l].score > crossValidated[b].score ? l : b));
-log(`best leave-one-set-out lambda ${bestLambda}`);
+// cuisine match) until a cuisine query's dishes fall under the floor. A committed strength stays unless the best one
+// beats it clearly (clearlyBetter, on the per-set scores), as the rules above do.
+const perSetOf = (l) => new Map(Object.entries(crossValidated[l].per_set).map(([set, v]) => [set, Math.min(v.no_match_correct, NO_MATCH_TARGET) + v.ndcg_at_10]));
+const topLambda = LAMBDAS.reduce((b, l) => (crossValidated[l].score > crossValidated[b].score ? l : b));
+const committedLambda = committed && LAMBDAS.includes(committedL2) ? committedL2 : null;
+const bestLambda = committedLambda === null || committedLambda === topLambda || clearlyBetter(perSetOf(topLambda), perSetOf(committedLambda)) ? topLambda : committedLambda;
+log(`best leave-one-set-out lambda ${topLambda}; chosen ${bestLambda}${committedLambda !== null ? ` (committed ${committedLambda})` : ''}`);
 
 const w = fit(queries, bestLambda);
 const scoredAll = scoredOf(queries, w);
@@ -388,6 +505,8 @@ const file = {
   bias: +w[D - 1].toFixed(5),
   floor: +gates.floor.toFixed(2),
   band: +gates.band.toFixed(2),
+  menu: menuRule,
+  fallback: fallbackRule,
   fitted_by: 'scripts/fit-search-ranker.mjs',
   data: { sets: setNames, queries: queries.length, sha256: dataSha256 },
   l2: bestLambda,

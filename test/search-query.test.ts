@@ -21,7 +21,7 @@ const understand = (query: string) => understandQuery(parseMenuText(knowledge, q
 const item = (text: string) => parseMenuText(knowledge, text);
 const rankSearch = (q: QueryUnderstanding, items: readonly MenuText[], cosines: readonly number[], topK: number) =>
   rankSearchIn(knowledge, ranker, q, items, cosines, topK);
-const menuSections = (items: readonly MenuText[]) => menuSectionsIn(items);
+const menuSections = (items: readonly MenuText[]) => menuSectionsIn(items, ranker.menu);
 const equivalenceTerms = (words: readonly string[]) => termsIn(knowledge.equivalents, words);
 const equivalenceTokens = (words: readonly string[]) => tokensIn(knowledge.equivalents, words);
 const compoundParts = (word: string) => compoundPartsIn(knowledge, word);
@@ -125,9 +125,9 @@ t.test('understandQuery: a veg ingredient is not the query asking for veg', asyn
 
 t.test('usualCourse: an ice-cream menu makes its house names desserts, a food menu says nothing', async (t) => {
   const parlour = ['Vanilla Ice Cream', 'Chocolate Ice Cream', 'Mango Kulfi', 'Gulab Jamun', 'Butterscotch Ice Cream', 'Brownie Sundae', 'Alphonso Mango 100ml', 'Cold Coffee'];
-  t.equal(usualCourse(parlour.map((s) => item(s).profile)), 'dessert');
+  t.equal(usualCourse(parlour.map((s) => item(s).profile), ranker.menu), 'dessert');
   const diner = ['Paneer Tikka', 'Dal Makhani', 'Butter Naan', 'Gulab Jamun', 'Masala Chai', 'Veg Biryani'];
-  t.equal(usualCourse(diner.map((s) => item(s).profile)), null);
+  t.equal(usualCourse(diner.map((s) => item(s).profile), ranker.menu), null);
   // Through rankSearch: at the parlour, "Alphonso Mango 100ml" (course open) answers a dessert query on its cosine.
   const profiles = parlour.map(item);
   const cosines = parlour.map((s) => (s.startsWith('Alphonso') ? 0.55 : 0.3));
@@ -241,9 +241,13 @@ t.test('rankSearch: a meal for some number of people is food, not a drink, a des
   const got = rankSearch(understand('meal for two'), profiles, menu.map(() => 0.6), 10)
     .results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
   t.equal(got[0], '2 McVeggie Burger + Fries (L) + 2 Coke', got.join(', '));
-  // The fitted gates keep a weak tail: what is no meal may follow the meals, never come before them.
-  for (const notMeal of ['2 McFlurry Oreo (S)', '2 Cappuccino']) t.ok(!got.includes(notMeal) || got.indexOf(notMeal) > got.indexOf('2 Fries (R)'), `${notMeal} is for two but no meal: ${got.join(', ')}`);
-  t.ok(got.indexOf('2 Fries (R)') < 0 || got.indexOf('2 Fries (R)') > got.indexOf('2 McVeggie Burger + Fries (L) + 2 Coke'), 'a lone side comes after the meal');
+  // The fitted gates keep a weak tail: what is no meal (a drink, a dessert, a lone side) may follow the meal, never
+  // come before it, and scores well under it.
+  const scores = new Map(rankSearch(understand('meal for two'), profiles, menu.map(() => 0.6), 10).results.map((r) => [menu[r.index]!, r.reranker_score]));
+  for (const notMeal of ['2 McFlurry Oreo (S)', '2 Cappuccino', '2 Fries (R)']) {
+    t.ok(!got.includes(notMeal) || got.indexOf(notMeal) > 0, `${notMeal} is for two but no meal: ${got.join(', ')}`);
+    t.ok((scores.get(notMeal) ?? 0) < 0.75 * scores.get('2 McVeggie Burger + Fries (L) + 2 Coke')!, `${notMeal} scores well under the meal`);
+  }
 });
 
 t.test('rankSearch: a name sized in inches that names no dish is a pizza', async (t) => {

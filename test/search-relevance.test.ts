@@ -8,11 +8,12 @@ import { searchItems, understandQuery } from '../src/core/search.js';
 import { RELEVANCE_FEATURE_NAMES, RELEVANCE_ORDERS, SEARCH_RANKER_PATH, readSearchRanker, relevanceFeatures } from '../src/core/search-relevance.js';
 
 const knowledge = loadKnowledge();
+const { menu } = readSearchRanker();
 
 /** The named features of one (query, item) pair, as /search computes them, at the given cosine. */
 function featuresOf(query: string, item: string, cosine = 0.7): (name: string) => number {
   const q = understandQuery(parseMenuText(knowledge, query));
-  const [it] = searchItems(knowledge, q, [parseMenuText(knowledge, item)]);
+  const [it] = searchItems(knowledge, q, [parseMenuText(knowledge, item)], menu);
   const f = relevanceFeatures(knowledge, q, it!, cosine);
   const out: { [name: string]: number } = {};
   RELEVANCE_FEATURE_NAMES.forEach((n, i) => (out[n] = f[i]!));
@@ -73,7 +74,7 @@ t.test('the committed ranker: fitted on these features, sane signs, gates in ran
   t.ok(ranker.floor > 0 && ranker.floor < 1 && ranker.band > 0 && ranker.band <= 1);
   // The same item scores higher with the words than without.
   const q = understandQuery(parseMenuText(knowledge, 'paneer tikka'));
-  const items = searchItems(knowledge, q, ['Paneer Tikka', 'Aloo Tikki'].map((x) => parseMenuText(knowledge, x)));
+  const items = searchItems(knowledge, q, ['Paneer Tikka', 'Aloo Tikki'].map((x) => parseMenuText(knowledge, x)), ranker.menu);
   t.ok(ranker.relevance(relevanceFeatures(knowledge, q, items[0]!, 0.7)) > ranker.relevance(relevanceFeatures(knowledge, q, items[1]!, 0.7)));
 });
 
@@ -87,4 +88,12 @@ t.test('a ranker file fitted on other features is refused with what to do', asyn
   t.throws(() => readSearchRanker(path), /format/);
   writeFileSync(path, JSON.stringify({ ...raw, floor: 2 }));
   t.throws(() => readSearchRanker(path), /floor and band/);
+  const menu = (raw as unknown as { menu: Record<string, number> }).menu;
+  writeFileSync(path, JSON.stringify({ ...raw, menu: { ...menu, reach: undefined } }));
+  t.throws(() => readSearchRanker(path), /menu must give .*reach/, 'a menu rule without its reach');
+  writeFileSync(path, JSON.stringify({ ...raw, menu: { ...menu, openCourse: 0.9, sureCourse: 0.5 } }));
+  t.throws(() => readSearchRanker(path), /openCourse ≤ sureCourse/, 'an open course above the sure one');
+  writeFileSync(path, JSON.stringify({ ...raw, menu: { ...menu, neighbours: 5 } }));
+  t.equal(readSearchRanker(path).menu.neighbours, 5, 'the rule is read from the file');
+  t.ok(Object.isFrozen(readSearchRanker(path).menu), 'and frozen');
 });

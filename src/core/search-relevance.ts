@@ -213,9 +213,51 @@ export function relevanceFeatures(k: Knowledge, q: QueryUnderstanding, item: Sea
   return out;
 }
 
-export const RANKER_FORMAT = 'menu-intelligence/search-relevance@1';
+export const RANKER_FORMAT = 'menu-intelligence/search-relevance@2';
 /** Where the fitted model lives: committed, refitted by scripts/fit-search-ranker.mjs when the encoder or the features change. */
 export const SEARCH_RANKER_PATH = join(MODELS_DIR, 'rankers', 'search-relevance.json');
+
+/**
+ * How search reads an item's course from the menu around it (search.ts: menuSections, usualCourse), chosen on the
+ * development queries with the ranker (scripts/fit-search-ranker.mjs).
+ */
+export interface MenuContextRule {
+  /** Below this course confidence an item's course is open: its section's or its menu's usual course is taken. */
+  readonly openCourse: number;
+  /** From this course confidence an item's course is sure: what a section or a menu's usual course is read from. */
+  readonly sureCourse: number;
+  /** Sure items read on each side of an open one ... */
+  readonly neighbours: number;
+  /** ... within this many positions. */
+  readonly reach: number;
+  /** A menu's usual course: the share of its sure items that must be desserts (or drinks) ... */
+  readonly usualShare: number;
+  /** ... out of at least this many sure items. */
+  readonly usualMin: number;
+}
+
+/**
+ * What /search answers with when no item passes the gates: the items closest to the query (by cosine) of the category
+ * it asks for, chosen on the development queries with the ranker (scripts/fit-search-ranker.mjs).
+ */
+export interface FallbackRule {
+  /** No item below this cosine is offered ... */
+  readonly minCosine: number;
+  /** ... nor one more than this below the closest ... */
+  readonly band: number;
+  /** ... and at most this many. */
+  readonly most: number;
+  /** A course the query's words say with at least this confidence is the category asked for (else food). */
+  readonly courseCue: number;
+  /** A cuisine the query's dish has with at least this confidence rules out food of other cuisines. */
+  readonly cuisineConfidence: number;
+}
+
+/** The fields of a FallbackRule, in the order the fit searches them. */
+export const FALLBACK_FIELDS = ['minCosine', 'band', 'most', 'courseCue', 'cuisineConfidence'] as const;
+
+/** The fields of a MenuContextRule, in the order the fit searches them. */
+export const MENU_CONTEXT_FIELDS = ['openCourse', 'sureCourse', 'neighbours', 'reach', 'usualShare', 'usualMin'] as const;
 
 /** The fitted precision stage: relevance probability per (query, item), and the gates on it. */
 export interface SearchRanker {
@@ -227,6 +269,10 @@ export interface SearchRanker {
   readonly floor: number;
   /** ... and at most this much below the query's best. */
   readonly band: number;
+  /** How an item's course is read from its menu, for the features. */
+  readonly menu: MenuContextRule;
+  /** What is offered when nothing passes the gates. */
+  readonly fallback: FallbackRule;
   relevance(features: Float64Array): number;
 }
 
@@ -238,6 +284,8 @@ interface RankerFile {
   bias: number;
   floor: number;
   band: number;
+  menu: MenuContextRule;
+  fallback: FallbackRule;
 }
 
 /** Reads and checks a ranker file: its features must be RELEVANCE_FEATURES, by name and in order. */
@@ -249,12 +297,18 @@ export function readSearchRanker(path: string = SEARCH_RANKER_PATH): SearchRanke
   }
   if (raw.weights.length !== names.length || !raw.weights.every(Number.isFinite) || !Number.isFinite(raw.bias)) throw new Error(`${where}: weights must be ${names.length} finite numbers and a finite bias`);
   if (!(raw.floor >= 0 && raw.floor <= 1) || !(raw.band >= 0 && raw.band <= 1)) throw new Error(`${where}: floor and band must be in [0, 1]`);
-  return searchRanker(raw.encoder, Float64Array.from(raw.weights), raw.bias, raw.floor, raw.band);
+  const menu = raw.menu ?? ({} as Partial<MenuContextRule>);
+  if (!MENU_CONTEXT_FIELDS.every((f) => Number.isFinite(menu[f]) && menu[f]! >= 0)) throw new Error(`${where}: menu must give ${MENU_CONTEXT_FIELDS.join(', ')} as numbers ≥ 0`);
+  if (!(menu.openCourse! <= menu.sureCourse! && menu.sureCourse! <= 1 && menu.usualShare! <= 1)) throw new Error(`${where}: menu needs openCourse ≤ sureCourse ≤ 1 and usualShare ≤ 1`);
+  const fallback = raw.fallback ?? ({} as Partial<FallbackRule>);
+  if (!FALLBACK_FIELDS.every((f) => Number.isFinite(fallback[f]) && fallback[f]! >= 0)) throw new Error(`${where}: fallback must give ${FALLBACK_FIELDS.join(', ')} as numbers ≥ 0`);
+  if (!(fallback.minCosine! <= 1 && fallback.courseCue! <= 1 && fallback.cuisineConfidence! <= 1 && Number.isInteger(fallback.most))) throw new Error(`${where}: fallback needs minCosine, courseCue and cuisineConfidence ≤ 1 and a whole number most`);
+  return searchRanker(raw.encoder, Float64Array.from(raw.weights), raw.bias, raw.floor, raw.band, Object.freeze({ ...raw.menu }), Object.freeze({ ...raw.fallback }));
 }
 
-export function searchRanker(encoder: string, weights: Float64Array, bias: number, floor: number, band: number): SearchRanker {
+export function searchRanker(encoder: string, weights: Float64Array, bias: number, floor: number, band: number, menu: MenuContextRule, fallback: FallbackRule): SearchRanker {
   return {
-    encoder, weights, bias, floor, band,
+    encoder, weights, bias, floor, band, menu, fallback,
     relevance(features) {
       let z = bias;
       for (let i = 0; i < weights.length; i++) z += weights[i]! * features[i]!;

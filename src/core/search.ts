@@ -9,7 +9,7 @@ import { type Serving, servingsAgree } from './servings.js';
 import { equivalencePhrasePositions, equivalenceTerms, equivalenceTokens } from './knowledge/equivalents.js';
 import { literalAlternatives } from './knowledge/words.js';
 import { annotationKey, parseCleanedText, type MenuText } from './menu-text.js';
-import { relevanceFeatures, type SearchRanker } from './search-relevance.js';
+import { relevanceFeatures, type FallbackRule, type MenuContextRule, type SearchRanker } from './search-relevance.js';
 
 /**
  * Semantic search over a small corpus (≤ 512 items), in three stages:
@@ -26,13 +26,11 @@ import { relevanceFeatures, type SearchRanker } from './search-relevance.js';
  *     (beverage queries get beverages, dessert queries desserts, food queries food), restricted to the query's cuisine
  *     when it names a dish of a cuisine the menu does not serve — then nothing comes back rather than random dishes.
  */
-export const FALLBACK_MIN_COSINE = 0.35;
 // The query's filler words (they ask for nothing: "something", "kuch", "quick"), its meal words ("meal", "khana": with
 // only a diet besides, the query is for that diet's mains) and its negators are lexicon/query_filler.txt and
 // query_words.tsv's.
 /** A diet or protein the query's words say this surely is asked for ("veg", "chicken" at 0.95); an implied one is not. */
 const STATED_CONFIDENCE = 0.9;
-export const FALLBACK_BAND = 0.1;
 
 // A negator right before a concept phrase turns it round: "not spicy", "no cheese", "less sweet", "non fried", "bina
 // teekha". (Phrases that are themselves negative, "no added sugar", "without egg", are matched whole first.)
@@ -189,7 +187,7 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
   // "rajma chawal", "dal chawal": a dish named "<curry> chawal" is the curry served with plain rice, so its rice is a
   // side and the query does not ask for rice dishes (curd rice, jeera rice) before the curry's other forms. "jeera
   // rice" and "hakka noodles" do name a kind of dish: other rice and noodle dishes answer them, so the rule is the
-  // Hindi word's. On the dev queries: dev 0.8865 -> 0.8883, dev3 0.8840 -> 0.8843 ("rajma chawal", "chole chawl", "राजमा चावल"), nothing lost.
+  // Hindi word's.
   const riceIsSide = profile.dishHow === 'exact' && words.length > 1 && CURRY_WITH_RICE.test(cleanedQuery);
   // Longest phrases first, so "healthy lunch" wins over "healthy". A phrase's last word may come as a plural
   // ("curries" is the curry concept).
@@ -265,9 +263,8 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
   }
   let contentWords = words.filter((w, i) => !covered.has(i) && !queryFiller.has(w));
   // "aloo wali sabzi", "chole ki sabji": a sabzi is a vegetable curry (its translation), and the word before it says
-  // which; the "vegetable" of the translation is no word an item must hold ("Matar Aloo" is the aloo sabzi). On the
-  // dev queries +0.69 summed nDCG@10 over three; dropping "vegetable" from every query lost the grilled chicken with
-  // vegetables (-0.29).
+  // which; the "vegetable" of the translation is no word an item must hold ("Matar Aloo" is the aloo sabzi). Only
+  // there: a query that says "vegetables" itself ("grilled chicken with vegetables") wants them.
   if (contentWords.length > 1 && namesSabzi(query)) {
     const named = contentWords.filter((w) => w !== 'vegetable');
     if (named.length > 0) contentWords = named;
@@ -292,9 +289,8 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
   if (!course && tags.size + avoid.size > 0 && words.some((w) => w === 'lunch' || w === 'dinner')) course = 'main';
   // "meal for two", "spicy veg meal for one": a meal for some number of people is food. With a need it is a main, as a
   // need for lunch is; alone it only rules out what is no meal by itself: a drink, a dessert, a lone side ("2 Fries",
-  // "2 McFlurry" are for two but no meal). As a main there, the course bonus outweighed the servings: "meal for a
-  // family" lost its "4 Crispy Veg + 2 Medium Fries" to single tacos. On the dev queries: dev4 0.8685 -> 0.8714
-  // ("meal for two" 0.40 -> 0.67, "spicy veg meal for one" 0.82 -> 0.98), nothing else moved.
+  // "2 McFlurry" are for two but no meal). Not a main there: the course would outweigh the servings, and "meal for a
+  // family" would get single tacos before "4 Crispy Veg + 2 Medium Fries".
   const forMeal = serving !== null && words.some((w) => w === 'meal' || w === 'meals');
   if (!course && forMeal && tags.size + avoid.size > 0) course = 'main';
   // The diet and protein the query states are read from its English reading, as its words are: "bina ande ka cake"
@@ -511,11 +507,11 @@ function mainDishOf(text: MenuText): Dish | null {
   return combo && combo.names.length > 1 ? (combo.main?.dish ?? null) : null;
 }
 
-/** The items (read once: parseMenuText) as search scores them for the query. */
-export function searchItems(k: Knowledge, q: QueryUnderstanding, texts: readonly MenuText[]): SearchItem[] {
+/** The items (read once: parseMenuText) as search scores them for the query, courses read from the menu by `menu`. */
+export function searchItems(k: Knowledge, q: QueryUnderstanding, texts: readonly MenuText[], menu: MenuContextRule): SearchItem[] {
   const profiles = texts.map((t) => t.profile);
-  const usual = usualCourse(profiles);
-  const sections = menuSections(texts);
+  const usual = usualCourse(profiles, menu);
+  const sections = menuSections(texts, menu);
   const notPizza = notPizzaPattern(k);
   return profiles.map((p, i): SearchItem => {
     const text = texts[i]!;
@@ -523,13 +519,12 @@ export function searchItems(k: Knowledge, q: QueryUnderstanding, texts: readonly
     // A course the text leaves open is its menu section's ("Oreo n Oreo" between the shakes), else the menu's (at an
     // ice-cream parlour "Alphonso Mango 100ml" is an ice cream).
     const section = sections[i];
-    if (p.courseConfidence < OPEN_COURSE) {
+    if (p.courseConfidence < menu.openCourse) {
       const course = section?.course ?? usual;
       if (course) p = { ...p, course };
     }
     // "Mama Mexicana Large 12''", "Sweet Corn & Cheese Medium 9''": a name sized in inches that names no dish is a pizza
     // (a sub says so: "Chicken Tikka Sub (6inch)"). In the Swiggy dumps every inch-sized name but the subs is a pizza.
-    // On the dev queries: dev4 0.8714 -> 0.8754 ("mexicana piza" 0.61 -> 0.98, "sides" no longer a 9'' pizza), nothing lost.
     const original = text.original;
     const sizedPizza = !dish && PIZZA_SIZE.test(original) && !notPizza.test(original);
     if (sizedPizza) p = { ...p, course: 'main' };
@@ -560,13 +555,13 @@ export function relevanceOf(k: Knowledge, ranker: SearchRanker, q: QueryUndersta
 
 /** The items (read once: parseMenuText) ranked for the query; their cosines are the query's, in item order. */
 export function rankSearch(k: Knowledge, ranker: SearchRanker, q: QueryUnderstanding, texts: readonly MenuText[], cosines: readonly number[], topK: number): SearchOutcome {
-  const items = searchItems(k, q, texts);
+  const items = searchItems(k, q, texts, ranker.menu);
   const scored: SearchCandidate[] = items.map((item, index) => ({ index, cosine: clamp01(cosines[index]!), relevance: relevanceOf(k, ranker, q, item, cosines[index]!) }));
-  return gateSearch(k, q, items, scored, q.pairWith ? PAIRING_GATES : ranker, topK);
+  return gateSearch(k, q, items, scored, q.pairWith ? PAIRING_GATES : ranker, ranker.fallback, topK);
 }
 
 /** The results the gates let through (relevance ≥ floor, within band of the best), best first; else the fallback. */
-export function gateSearch(k: Knowledge, q: QueryUnderstanding, items: readonly SearchItem[], scored: readonly SearchCandidate[], gates: { readonly floor: number; readonly band: number }, topK: number): SearchOutcome {
+export function gateSearch(k: Knowledge, q: QueryUnderstanding, items: readonly SearchItem[], scored: readonly SearchCandidate[], gates: { readonly floor: number; readonly band: number }, rule: FallbackRule, topK: number): SearchOutcome {
   const allowed = q.dietStated ? scored.filter((c) => !contradictsStatedDiet(k, q, items[c.index]!)) : scored;
   const best = allowed.reduce((m, c) => Math.max(m, c.relevance), 0);
   const passed = allowed
@@ -576,7 +571,7 @@ export function gateSearch(k: Knowledge, q: QueryUnderstanding, items: readonly 
   if (passed.length > 0) {
     return { results: passed.map((c) => ({ index: c.index, score: round(c.cosine), reranker_score: round(c.relevance), is_fallback: false })) };
   }
-  return { results: fallback(k, q, items, scored, topK) };
+  return { results: fallback(k, q, items, scored, rule, topK) };
 }
 
 /** The item is of the other diet than the one the query's words state, by the item's words or dish, not by a recipe's
@@ -599,23 +594,23 @@ export interface MenuSection {
 }
 
 /**
- * The menu section each open item (course confidence below OPEN_COURSE) sits in, or null: a menu lists its items
- * section by section, so "Oreo n Oreo" and "Lotus Biscoff" between the milkshakes are drinks. The section is read
- * from the nearest items on each side whose course is sure (≥ 0.8), up to SECTION_NEIGHBOURS each way within
- * SECTION_REACH positions: when there are at least two and they all agree, the open item takes their course, and the
+ * The menu section each open item (course confidence below `rule.openCourse`) sits in, or null: a menu lists its items
+ * section by section, so "Oreo n Oreo" and "Lotus Biscoff" between the milkshakes are drinks. The section is read from
+ * the nearest items on each side whose course is sure (`rule.sureCourse`), up to `rule.neighbours` each way within
+ * `rule.reach` positions: when there are at least two and they all agree, the open item takes their course, and the
  * drink temperature they all share (a house name among the coolers is a cold drink, so "garam chai" at a juice bar is
  * not answered by "Blue Angel"). Items whose course the text says are never moved.
  */
-export function menuSections(texts: readonly MenuText[]): (MenuSection | null)[] {
+export function menuSections(texts: readonly MenuText[], rule: MenuContextRule): (MenuSection | null)[] {
   const profiles = texts.map((t) => t.profile);
-  const sure = (k: number): boolean => profiles[k]!.courseConfidence >= SURE_COURSE;
+  const sure = (k: number): boolean => profiles[k]!.courseConfidence >= rule.sureCourse;
   const tagsOf = (k: number): ReadonlySet<Tag> => new Set([...(profiles[k]!.dish?.tags ?? []), ...texts[k]!.flavourTags]);
   return profiles.map((p, i) => {
-    if (p.courseConfidence >= OPEN_COURSE) return null;
+    if (p.courseConfidence >= rule.openCourse) return null;
     const seenAt: number[] = [];
     for (const step of [-1, 1]) {
       let found = 0;
-      for (let k = i + step; k >= 0 && k < profiles.length && Math.abs(k - i) <= SECTION_REACH && found < SECTION_NEIGHBOURS; k += step) {
+      for (let k = i + step; k >= 0 && k < profiles.length && Math.abs(k - i) <= rule.reach && found < rule.neighbours; k += step) {
         if (sure(k)) {
           seenAt.push(k);
           found++;
@@ -623,48 +618,39 @@ export function menuSections(texts: readonly MenuText[]): (MenuSection | null)[]
       }
     }
     const seen = seenAt.map((k) => profiles[k]!);
+    // One neighbour is a guess, not a section.
     if (seen.length < 2 || !seen.every((n) => n.course === seen[0]!.course)) return null;
     const tags = seenAt.map(tagsOf);
     return { course: seen[0]!.course, tags: texts[i]!.knowledge.words.sectionTags.filter((t) => tags.every((set) => set.has(t))) };
   });
 }
-/** Chosen on the dev queries: 2 neighbours each way within 8 positions lifted nDCG@10 0.8778 -> 0.8782 (category 0.9199
- * -> 0.9218), dev3 0.8677 -> 0.8679; 1 within 4 lost 0.0015 on dev; 2 or 3 within 12 gave the same as 2 within 8. */
-const SECTION_NEIGHBOURS = 2;
-const SECTION_REACH = 8;
-
-/** Below this course confidence an item's course is open (a house name: "Oreo n Oreo", "Powerplay Delight"). */
-const OPEN_COURSE = 0.5;
-/** From this course confidence an item's course is sure: what a menu section or a menu's usual course is read from. */
-const SURE_COURSE = 0.8;
 
 /**
- * The course of a menu that sells mostly one kind of thing other than food: dessert when at least 60% of its items
- * whose course is sure (confidence ≥ 0.8) are desserts (an ice-cream parlour, a sweet shop), beverage likewise (a juice
- * bar); else null. A menu of food says nothing about one item, since food spans starters, mains and breads.
+ * The course of a menu that sells mostly one kind of thing other than food: dessert when at least `rule.usualShare` of
+ * its items whose course is sure are desserts (an ice-cream parlour, a sweet shop), beverage likewise (a juice bar),
+ * and it has `rule.usualMin` such items; else null. A menu of food says nothing about one item, since food spans
+ * starters, mains and breads.
  */
-export function usualCourse(profiles: readonly ItemProfile[]): Course | null {
-  const sure = profiles.filter((p) => p.courseConfidence >= SURE_COURSE);
-  if (sure.length < 5) return null;
+export function usualCourse(profiles: readonly ItemProfile[], rule: MenuContextRule): Course | null {
+  const sure = profiles.filter((p) => p.courseConfidence >= rule.sureCourse);
+  if (sure.length < rule.usualMin) return null;
   for (const course of ['dessert', 'beverage'] as const) {
-    if (sure.filter((p) => courseGroup(p.course) === course).length >= USUAL_SHARE * sure.length) return course;
+    if (sure.filter((p) => courseGroup(p.course) === course).length >= rule.usualShare * sure.length) return course;
   }
   return null;
 }
-/** Chosen on the dev queries: 0.5, 0.6 and 0.7 gave nDCG@10 0.8780, 0.8778 and 0.8778 (0.8752 without), dev3 unchanged;
- * 0.6 is a clear majority. */
-const USUAL_SHARE = 0.6;
 
-function fallback(k: Knowledge, q: QueryUnderstanding, items: readonly SearchItem[], scored: readonly SearchCandidate[], topK: number): SearchOutcome['results'] {
-  const wanted = q.course ? courseGroup(q.course) : q.profile.dish ? courseGroup(q.profile.dish.course) : q.query.cues.course.confidence >= 0.7 ? courseGroup(q.query.cues.course.value) : 'food';
+/** The closest items of the category the query asks for, when no item passed the gates (FallbackRule). */
+function fallback(k: Knowledge, q: QueryUnderstanding, items: readonly SearchItem[], scored: readonly SearchCandidate[], rule: FallbackRule, topK: number): SearchOutcome['results'] {
+  const wanted = q.course ? courseGroup(q.course) : q.profile.dish ? courseGroup(q.profile.dish.course) : q.query.cues.course.confidence >= rule.courseCue ? courseGroup(q.query.cues.course.value) : 'food';
   // A query naming a dish of a cuisine the menu does not serve (sushi at a dosa place) gets no fallback at all.
   // Only a dish the query names exactly says its cuisine: a loose resolution ("soup" read as Tortilla Soup) must not
   // shut the fallback out of every soup of another kitchen.
   const named = q.profile.dishHow === 'exact' ? q.profile.dish : null;
-  const qCuisine = named?.cuisine ?? (q.profile.cuisineConfidence >= 0.85 ? q.profile.cuisine : null);
+  const qCuisine = named?.cuisine ?? (q.profile.cuisineConfidence >= rule.cuisineConfidence ? q.profile.cuisine : null);
   const cuisineOk = (it: ItemProfile): boolean => !qCuisine || wanted !== 'food' || it.cuisine === qCuisine;
   const eligible = scored
-    .filter((c) => courseGroup(items[c.index]!.course) === wanted && cuisineOk(items[c.index]!) && c.cosine >= FALLBACK_MIN_COSINE)
+    .filter((c) => courseGroup(items[c.index]!.course) === wanted && cuisineOk(items[c.index]!) && c.cosine >= rule.minCosine)
     .filter((c) => !conflicts(k, q.stated, items[c.index]!).dietary_conflict)
     // "not spicy" embeds close to the spicy dishes: the closest thing is never what the query ruled out.
     .filter((c) => !q.avoid.some((t) => items[c.index]!.tags.has(t)))
@@ -672,8 +658,8 @@ function fallback(k: Knowledge, q: QueryUnderstanding, items: readonly SearchIte
   // Only the near-best of the category: a fallback is "the closest thing we have", not a list of the category.
   const bestCos = eligible[0]?.cosine ?? 0;
   return eligible
-    .filter((c) => c.cosine >= bestCos - FALLBACK_BAND)
-    .slice(0, Math.min(topK, 5))
+    .filter((c) => c.cosine >= bestCos - rule.band)
+    .slice(0, Math.min(topK, rule.most))
     .map((c) => ({ index: c.index, score: round(c.cosine), reranker_score: round(c.relevance), is_fallback: true }));
 }
 
