@@ -289,6 +289,19 @@ t.test('resolveDish: a dish named twice ("X (Y)") is that dish; two different di
   t.not(k.resolveDish('Mosambi Juice Masala Chaas')?.how, 'exact', 'halves naming two dishes are no exact name');
 });
 
+t.test('resolveDish: a vessel that is a party portion of a dish (filler_words.tsv vessel_portion) is read from the lexicon', async (t) => {
+  t.equal(knowledge.resolveDish('Mutton Bucket Biryani')?.dish.name, 'Mutton Biryani', 'a bucket of biryani is that biryani');
+  t.equal(knowledge.resolveDish('Chicken Bucket')?.dish.name, 'Chicken Bucket', 'a bucket of chicken is a dish of its own');
+  // The same checkout's knowledge without the row: the bucket stays a word of the name.
+  const dir = mkdtempSync(join(tmpdir(), 'kb-vessel-'));
+  cpSync(KNOWLEDGE_DIR, dir, { recursive: true });
+  const fillers = join(dir, 'lexicon', 'filler_words.tsv');
+  writeFileSync(fillers, readFileSync(fillers, 'utf8').split('\n').filter((line) => !line.endsWith('\tvessel_portion')).join('\n'));
+  const without = loadKnowledge(dir);
+  t.not(without.resolveDish('Mutton Bucket Biryani')?.dish.name, 'Mutton Biryani', 'without the row it is no plain Mutton Biryani');
+  rmSync(dir, { recursive: true, force: true });
+});
+
 t.test('resolveDish: exact, aliases, transliteration, fuzzy and traps', async (t) => {
   const k = knowledge;
   t.ok(RESOLVE_CASES.length >= 60, `${RESOLVE_CASES.length} cases`);

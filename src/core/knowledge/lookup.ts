@@ -115,6 +115,8 @@ export interface LookupWords {
   readonly comboTail: ReadonlySet<string>;
   /** Words ending in s whose singular is a different dish word (fries ≠ fry): never folded. */
   readonly notPlural: ReadonlySet<string>;
+  /** A vessel → the dish words in whose names it is only a party portion (filler_words.tsv vessel_portion). */
+  readonly vesselPortions: ReadonlyMap<string, ReadonlySet<string>>;
   /** Devanagari function words (lexicon/devanagari_function_words.tsv), for transliteration. */
   readonly devanagariFunctionWords: ReadonlyMap<string, string>;
 }
@@ -130,6 +132,7 @@ export function lookupWords(words: WordLexicons): LookupWords {
     comboSplit: new RegExp(`\\s*(?:\\+|,|;|\\s&\\s|\\s(?:${literalAlternatives(words.combo.joiner)})\\s)\\s*`, 'i'),
     comboTail: words.combo.tail,
     notPlural: words.notPlural,
+    vesselPortions: words.vesselPortions,
     devanagariFunctionWords: words.devanagariFunctionWords,
   };
 }
@@ -250,7 +253,9 @@ function stripModifiers(words: string[], lw: LookupWords): string[] {
   let out = words.filter((w, i) => !(i > 0 && lw.pieceWords.has(w))
     && !((lw.countWords.has(w) || /^\d+$/.test(w)) && lw.pieceWords.has(words[i + 1] ?? '')));
   // A "bucket" of biryani is a party portion of that biryani (a chicken bucket, on the other hand, is a dish).
-  if (out.includes('biryani') && out.includes('bucket')) out = out.filter((w) => w !== 'bucket');
+  for (const [vessel, dishWords] of lw.vesselPortions) {
+    if (out.includes(vessel) && out.some((w) => dishWords.has(w))) out = out.filter((w) => w !== vessel);
+  }
   for (const phrase of lw.preparationPhrases) {
     for (let i = out.indexOf(phrase[0]!); i >= 0 && i + phrase.length <= out.length; i = out.indexOf(phrase[0]!, i + 1)) {
       if (phrase.every((w, k) => out[i + k] === w)) {

@@ -37,7 +37,7 @@ export const WORD_LIST_FILES: readonly WordListFile[] = [
   { file: 'number_words.tsv', header: ['word', 'value', 'kind'], kinds: ['serving', 'counted', 'piece_count', 'spelled_count', 'quantity'] },
   { file: 'combo_words.tsv', header: ['word', 'kind'], kinds: ['separator', 'joiner', 'tail', 'marker', 'chain_meal_code'], anyCase: ['chain_meal_code'] },
   { file: 'boundary_words.tsv', header: ['word', 'kind'], kinds: ['soft', 'dish'] },
-  { file: 'filler_words.tsv', header: ['word', 'kind'], kinds: ['lookup', 'dish_words', 'menu_label'] },
+  { file: 'filler_words.tsv', header: ['word', 'kind'], kinds: ['lookup', 'dish_words', 'menu_label', 'vessel_portion'], phrases: ['vessel_portion'] },
   { file: 'plural_exceptions.tsv', header: ['word', 'kind'], kinds: ['keep_final_s', 'not_plural'] },
   { file: 'piece_words.txt' },
   { file: 'preparation_phrases.txt', phrases: true },
@@ -47,10 +47,10 @@ export const WORD_LIST_FILES: readonly WordListFile[] = [
   { file: 'inch_sized_words.txt' },
   { file: 'tag_roles.tsv', header: ['tag', 'role'], kinds: ['kind', 'section'] },
   { file: 'cleaning_words.tsv', header: ['word', 'kind'], kinds: [
-    'edge_only_size', 'leading_portion_name', 'edge_only_promo', 'count_named', 'named_number', 'free_from',
+    'edge_only_size', 'leading_portion', 'leading_portion_name', 'size_name', 'edge_only_promo', 'count_named', 'named_number', 'free_from',
     'bracketed_size', 'container', 'pack', 'free_item', 'measure', 'offer_bracket', 'leading_promo', 'leading_promo_name',
     'vessel_size', 'vessel', 'part_start_size', 'portion_note',
-  ], phrases: ['edge_only_promo', 'container'] },
+  ], phrases: ['edge_only_promo', 'container', 'size_name'] },
   { file: 'devanagari_function_words.tsv', header: ['devanagari', 'latin'] },
   { file: 'nonfood_cues.tsv', header: ['pattern', 'list'], kinds: [
     'strength_form', 'dosage_form', 'shared_form', 'pharmacy_count_unit', 'pack_noun', 'garment', 'merchandise_item',
@@ -106,6 +106,8 @@ export interface WordLexicons {
   readonly dishWordFiller: ReadonlySet<string>;
   /** Words that tell a menu's house version from its plain one ("Special Masala Dosa" beside "Masala Dosa"). */
   readonly menuLabel: ReadonlySet<string>;
+  /** A vessel → the dish words in whose names it is a party portion of that dish ("bucket" of a biryani). */
+  readonly vesselPortions: ReadonlyMap<string, ReadonlySet<string>>;
   /** plural_exceptions.tsv */
   readonly keepFinalS: ReadonlySet<string>;
   readonly notPlural: ReadonlySet<string>;
@@ -131,7 +133,11 @@ export interface WordLexicons {
     readonly edgeOnlySize: ReadonlySet<string>;
     /** Edge-only size abbreviations that are a size where a combo part starts too (a "Med" after a "+" or a count). */
     readonly partStartSize: ReadonlySet<string>;
+    /** Portion words that are a portion at the start of a name too ("Half Chicken Biryani"), unless a leadingPortionName follows. */
+    readonly leadingPortion: ReadonlySet<string>;
     readonly leadingPortionName: ReadonlySet<string>;
+    /** A size word and the next word that name something else together ("medium rare", "small onion"). */
+    readonly sizeNames: ReadonlySet<string>;
     readonly edgeOnlyPromo: ReadonlySet<string>;
     /** Edge-only promo words that are a label when they start the text too ("New"), unless a leadingPromoName follows. */
     readonly leadingPromo: ReadonlySet<string>;
@@ -270,6 +276,11 @@ export function loadWordLexicons(dir: string): WordLexicons {
     lookupFiller: set('filler_words.tsv', 'lookup'),
     dishWordFiller: set('filler_words.tsv', 'dish_words'),
     menuLabel: set('filler_words.tsv', 'menu_label'),
+    vesselPortions: entries('filler_words.tsv', 'vessel_portion').reduce((m, phrase) => {
+      const [vessel, dish] = phrase.split(' ') as [string, string];
+      m.set(vessel, new Set([...(m.get(vessel) ?? []), dish]));
+      return m;
+    }, new Map<string, ReadonlySet<string>>()),
     keepFinalS: set('plural_exceptions.tsv', 'keep_final_s'),
     notPlural: set('plural_exceptions.tsv', 'not_plural'),
     pieceWords: set('piece_words.txt'),
@@ -285,7 +296,9 @@ export function loadWordLexicons(dir: string): WordLexicons {
     cleaning: {
       edgeOnlySize: set('cleaning_words.tsv', 'edge_only_size'),
       partStartSize: set('cleaning_words.tsv', 'part_start_size'),
+      leadingPortion: set('cleaning_words.tsv', 'leading_portion'),
       leadingPortionName: set('cleaning_words.tsv', 'leading_portion_name'),
+      sizeNames: set('cleaning_words.tsv', 'size_name'),
       edgeOnlyPromo: set('cleaning_words.tsv', 'edge_only_promo'),
       leadingPromo: set('cleaning_words.tsv', 'leading_promo'),
       leadingPromoName: set('cleaning_words.tsv', 'leading_promo_name'),

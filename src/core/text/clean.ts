@@ -499,12 +499,12 @@ export class TextCleaner {
       const written = m[0].toLowerCase();
       const word = this.misspellings.get(written)?.toLowerCase() ?? written;
       if (halves.some(([from, to]) => m.index >= from && m.index < to)) return false;
-      if (word === 'medium' && /^\s*rare/i.test(s.slice(m.index + m[0].length))) return false;
-      // "Small Onion Sambar": small onions are shallots, an ingredient.
-      if (word === 'small' && /^\s*onions?\b/i.test(s.slice(m.index + m[0].length))) return false;
+      // A size word that names something else with the next word ("Medium Rare", "Small Onion Sambar": shallots).
+      const nextWord = /^\s*(\p{L}+)/u.exec(s.slice(m.index + m[0].length))?.[1]?.toLowerCase();
+      if (nextWord !== undefined && this.words.sizeNames.has(`${word} ${nextWord}`)) return false;
       // "Half Cheese Half Sausage Corn Dog" splits the dish in two; it is not a portion.
       const halfAndHalf = /\bhalf\b/iu.test(s.slice(m.index + m[0].length));
-      if ((word === 'half' || word === 'quarter') && s.slice(0, m.index).trim() === '' && !halfAndHalf) {
+      if (this.words.leadingPortion.has(word) && s.slice(0, m.index).trim() === '' && !halfAndHalf) {
         const next = /^\s*([\p{L}&]+)/u.exec(s.slice(m.index + m[0].length))?.[1]?.toLowerCase();
         if (next !== undefined && !this.words.leadingPortionName.has(next)) return true;
       }
