@@ -167,7 +167,7 @@ const CURRY_WITH_RICE = /\bcha[wv]al$/i;
 export function understandQuery(query: MenuText): QueryUnderstanding {
   const k = query.knowledge;
   const cleanedQuery = query.text;
-  const { queryFiller, mealWords, queryNegators, cuisineFiller } = k.words;
+  const { queryFiller, mealWords, queryNegators, cuisineFiller, mealTimes, mealCounts, eitherWords } = k.words;
   const singular = k.singular;
   // Concepts and content words are read in English ("postre" asks for dessert, "pollo" for chicken), as the query is
   // embedded; the knowledge-base lookup below keeps the words as typed, since it knows other-language names.
@@ -286,12 +286,12 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
   const namedCourse = cue === null ? profile.dish!.course : cue.confidence >= 0.7 ? cue.value : null;
   if (!course && (namedCourse === 'beverage' || namedCourse === 'dessert' || namedCourse === 'bread')) course = namedCourse;
   // A need for lunch or dinner is food, whatever words come between ("healthy vegetarian lunch" is no kombucha).
-  if (!course && tags.size + avoid.size > 0 && words.some((w) => w === 'lunch' || w === 'dinner')) course = 'main';
+  if (!course && tags.size + avoid.size > 0 && words.some((w) => mealTimes.has(w))) course = 'main';
   // "meal for two", "spicy veg meal for one": a meal for some number of people is food. With a need it is a main, as a
   // need for lunch is; alone it only rules out what is no meal by itself: a drink, a dessert, a lone side ("2 Fries",
   // "2 McFlurry" are for two but no meal). Not a main there: the course would outweigh the servings, and "meal for a
   // family" would get single tacos before "4 Crispy Veg + 2 Medium Fries".
-  const forMeal = serving !== null && words.some((w) => w === 'meal' || w === 'meals');
+  const forMeal = serving !== null && words.some((w) => mealCounts.has(w));
   if (!course && forMeal && tags.size + avoid.size > 0) course = 'main';
   // The diet and protein the query states are read from its English reading, as its words are: "bina ande ka cake"
   // reads "eggless cake", not a cake of eggs.
@@ -312,7 +312,7 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
   const stated = { ...profile, diet: statedDiet, protein: statedProtein ?? (profile.dishHow === 'exact' ? profile.protein : null), eggByRecipeOnly: false };
   const dishNames = profile.dishHow === 'exact' && content > 0 ? namesWords(k, profile.dish!).filter((names) => names.size >= 2) : [];
   const spelled = spellingOf(contentWords, profile);
-  const joiner = words.findIndex((w) => w === 'and' || w === 'or' || w === 'aur');
+  const joiner = words.findIndex((w) => eitherWords.has(w));
   // A dish named with "and" ("mac and cheese", "salt and pepper prawns") is one thing.
   const anyOf = profile.dishHow !== 'exact' && spelled.length === 2 && joiner > 0 && words[joiner - 1] === spelled[0] && words[joiner + 1] === spelled[1];
   return { query, text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spelled, terms: equivalenceTerms(k.equivalents, spelled), anyOf, serving, dietStated, dishNames, pairWith: null, meal: forMeal && !course, kindWords: kindOfDiet || words.filter((w) => !queryFiller.has(w)).length === 1 ? [...kindWords] : [] };

@@ -31,7 +31,7 @@ export interface WordListFile {
 export const WORD_LIST_FILES: readonly WordListFile[] = [
   { file: 'query_filler.txt' },
   { file: 'query_everyday.txt' },
-  { file: 'query_words.tsv', header: ['word', 'kind'], kinds: ['meal_word', 'negator', 'cuisine_filler'] },
+  { file: 'query_words.tsv', header: ['word', 'kind'], kinds: ['meal_word', 'negator', 'cuisine_filler', 'meal_time', 'meal_count', 'either'] },
   { file: 'cuisine_queries.tsv', header: ['name', 'cuisine'], phrases: true },
   { file: 'serving_words.tsv', header: ['phrase', 'kind'], kinds: ['query', 'group', 'share', 'pair', 'single', 'not_portion'], phrases: ['group', 'single'] },
   { file: 'number_words.tsv', header: ['word', 'value', 'kind'], kinds: ['serving', 'counted', 'piece_count', 'spelled_count', 'quantity'] },
@@ -72,6 +72,12 @@ export interface WordLexicons {
   readonly mealWords: ReadonlySet<string>;
   readonly queryNegators: ReadonlySet<string>;
   readonly cuisineFiller: ReadonlySet<string>;
+  /** Meals of the day ("lunch"): with a need, a main is asked for. */
+  readonly mealTimes: ReadonlySet<string>;
+  /** Meal words that take a head count ("meal for two"). */
+  readonly mealCounts: ReadonlySet<string>;
+  /** Words between two query words that let either answer ("and", "or"). */
+  readonly eitherWords: ReadonlySet<string>;
   /** cuisine_queries.tsv: query name → cuisine, in file order. */
   readonly cuisineQueries: readonly (readonly [string, Cuisine])[];
   /** serving_words.tsv, each kind in file order. */
@@ -249,6 +255,9 @@ export function loadWordLexicons(dir: string): WordLexicons {
     mealWords: set('query_words.tsv', 'meal_word'),
     queryNegators: set('query_words.tsv', 'negator'),
     cuisineFiller: set('query_words.tsv', 'cuisine_filler'),
+    mealTimes: set('query_words.tsv', 'meal_time'),
+    mealCounts: set('query_words.tsv', 'meal_count'),
+    eitherWords: set('query_words.tsv', 'either'),
     cuisineQueries,
     serving: {
       query: entries('serving_words.tsv', 'query'),
