@@ -39,7 +39,7 @@ const log = (m) => console.log(`[fit-search-ranker] ${m}`);
 const { loadConfig } = await import(dist('src/config.js'));
 const { Services } = await import(dist('src/core/services.js'));
 const { readSearch } = await import(dist('src/core/search-request.js'));
-const { searchItems, gateSearch, relevanceOf } = await import(dist('src/core/search.js'));
+const { searchItems, gateSearch, relevanceOf, PAIRING_GATES } = await import(dist('src/core/search.js'));
 const { relevanceFeatures, RELEVANCE_FEATURE_NAMES, RELEVANCE_ORDERS, RANKER_FORMAT, SEARCH_RANKER_PATH, MENU_CONTEXT_FIELDS, FALLBACK_FIELDS, readSearchRanker, searchRanker } = await import(dist('src/core/search-relevance.js'));
 const { loadDevSets } = await import(dist('eval/sets.js'));
 const { clamp01 } = await import(dist('src/core/match.js'));
@@ -317,7 +317,7 @@ function scoredOf(qs, w) {
 function score(qs, scored, floor, band) {
   let returned = 0, graded = 0, noMatch = 0, noMatchOk = 0, ndcgSum = 0, answerable = 0;
   qs.forEach((q, n) => {
-    const gates = q.q.pairWith ? { floor: 0.5, band: 0.5 } : { floor, band };
+    const gates = q.q.pairWith ? PAIRING_GATES : { floor, band };
     const res = gateSearch(k, q.q, q.items, scored[n], gates, fallbackRule, TOP_K).results;
     const relevant = Object.values(q.sq.relevant);
     if (relevant.length === 0) {
@@ -333,7 +333,12 @@ function score(qs, scored, floor, band) {
     ndcgSum += ndcg;
     answerable++;
   });
-  return { counts: { ndcgSum, answerable, noMatchOk, noMatch, graded, returned }, score: Math.min(noMatchOk / Math.max(1, noMatch), NO_MATCH_TARGET) + ndcgSum / Math.max(1, answerable), ndcg: ndcgSum / Math.max(1, answerable), noMatch: noMatchOk / Math.max(1, noMatch), precision: graded / Math.max(1, returned) };
+  return scoreOfCounts({ ndcgSum, answerable, noMatchOk, noMatch, graded, returned });
+}
+
+function scoreOfCounts(counts) {
+  const { ndcgSum, answerable, noMatchOk, noMatch, graded, returned } = counts;
+  return { counts, score: Math.min(noMatchOk / Math.max(1, noMatch), NO_MATCH_TARGET) + ndcgSum / Math.max(1, answerable), ndcg: ndcgSum / Math.max(1, answerable), noMatch: noMatchOk / Math.max(1, noMatch), precision: graded / Math.max(1, returned) };
 }
 
 /**
@@ -366,8 +371,11 @@ function chooseGates(qs, scored) {
  */
 const MIN_RULE_GAIN = 0.001;
 
-/** The score of each development set's queries (what leave-one-set-out and the paired comparison below read). */
-function setScores(qs, scored, floor, band) {
+/**
+ * The pooled score (as `score` gives it) and each development set's (what the paired comparison below reads), from one
+ * gating of every query: the pooled counts are the sets' summed.
+ */
+function scoreBySet(qs, scored, floor, band) {
   const bySet = new Map();
   qs.forEach((q, i) => {
     const e = bySet.get(q.set) ?? { qs: [], scored: [] };
@@ -375,7 +383,10 @@ function setScores(qs, scored, floor, band) {
     e.scored.push(scored[i]);
     bySet.set(q.set, e);
   });
-  return new Map([...bySet].map(([set, e]) => [set, score(e.qs, e.scored, floor, band).score]));
+  const sets = [...bySet].map(([set, e]) => [set, score(e.qs, e.scored, floor, band)]);
+  const pooled = { ndcgSum: 0, answerable: 0, noMatchOk: 0, noMatch: 0, graded: 0, returned: 0 };
+  for (const [, s] of sets) for (const key of Object.keys(pooled)) pooled[key] += s.counts[key];
+  return { ...scoreOfCounts(pooled), perSet: new Map(sets.map(([set, s]) => [set, s.score])) };
 }
 
 /**
@@ -393,9 +404,9 @@ const between = (values) => {
   const levels = [...new Set(values.map((v) => +v.toFixed(4)))].sort((a, b) => a - b);
   return levels.slice(1).map((l, i) => +((levels[i] + l) / 2).toFixed(4));
 };
-function coordinateSearch(name, start, fields, candidates, scoreOf, valid = () => true) {
+function coordinateSearch(name, start, startScore, fields, candidates, scoreOf, valid = () => true) {
   let rule = { ...start };
-  let best = scoreOf(rule);
+  let best = startScore;
   let tried = 0;
   for (let pass = 0; pass < 2; pass++) {
     let moved = false;
@@ -428,12 +439,10 @@ readItems(startMenu);
 const judge = committed
   ? { w: Float64Array.from([...committed.weights, committed.bias]), floor: committed.floor, band: committed.band }
   : { w: fit(queries, 3), floor: 0.5, band: 0.5 };
-{
-  const s = score(queries, scoredOf(queries, judge.w), judge.floor, judge.band);
-  log(`the committed model: dev nDCG@10 ${s.ndcg.toFixed(4)}, no-match ${s.noMatch.toFixed(4)}, precision ${s.precision.toFixed(4)}, score (nDCG and no-match, averaged) ${s.score.toFixed(4)}`);
-}
+const startScore = scoreBySet(queries, scoredOf(queries, judge.w), judge.floor, judge.band);
+log(`the committed model: dev nDCG@10 ${startScore.ndcg.toFixed(4)}, no-match ${startScore.noMatch.toFixed(4)}, precision ${startScore.precision.toFixed(4)}, score (nDCG and no-match, averaged) ${startScore.score.toFixed(4)}`);
 const courseLevels = between(queries.flatMap((q) => q.texts.map((t) => t.profile.courseConfidence)));
-menuRule = coordinateSearch('menu', startMenu, MENU_CONTEXT_FIELDS, {
+menuRule = coordinateSearch('menu', startMenu, startScore, MENU_CONTEXT_FIELDS, {
   openCourse: courseLevels,
   sureCourse: courseLevels,
   neighbours: [1, 2, 3],
@@ -443,13 +452,12 @@ menuRule = coordinateSearch('menu', startMenu, MENU_CONTEXT_FIELDS, {
 }, (rule) => {
   menuRule = rule;
   readItems(rule);
-  const scored = scoredOf(queries, judge.w);
-  return { ...score(queries, scored, judge.floor, judge.band), perSet: setScores(queries, scored, judge.floor, judge.band) };
+  return scoreBySet(queries, scoredOf(queries, judge.w), judge.floor, judge.band);
 }, (rule) => rule.openCourse <= rule.sureCourse);
 readItems(menuRule);
 // The fallback reads nothing the items or their relevance depend on: one scoring of the items serves every rule.
 const judgeScored = scoredOf(queries, judge.w);
-fallbackRule = coordinateSearch('fallback', startFallback, FALLBACK_FIELDS, {
+fallbackRule = coordinateSearch('fallback', startFallback, scoreBySet(queries, judgeScored, judge.floor, judge.band), FALLBACK_FIELDS, {
   minCosine: [0.25, 0.3, 0.35, 0.4, 0.45],
   band: [0.05, 0.1, 0.15, 0.2],
   most: [3, 5, 7, 10],
@@ -457,7 +465,7 @@ fallbackRule = coordinateSearch('fallback', startFallback, FALLBACK_FIELDS, {
   cuisineConfidence: between(queries.map((q) => q.q.profile.cuisineConfidence)),
 }, (rule) => {
   fallbackRule = rule;
-  return { ...score(queries, judgeScored, judge.floor, judge.band), perSet: setScores(queries, judgeScored, judge.floor, judge.band) };
+  return scoreBySet(queries, judgeScored, judge.floor, judge.band);
 });
 
 const setNames = [...new Set(queries.map((q) => q.set))];

@@ -96,4 +96,13 @@ t.test('a ranker file fitted on other features is refused with what to do', asyn
   writeFileSync(path, JSON.stringify({ ...raw, menu: { ...menu, neighbours: 5 } }));
   t.equal(readSearchRanker(path).menu.neighbours, 5, 'the rule is read from the file');
   t.ok(Object.isFrozen(readSearchRanker(path).menu), 'and frozen');
+  writeFileSync(path, JSON.stringify({ ...raw, menu: { ...menu, reach: 7.5 } }));
+  t.throws(() => readSearchRanker(path), /whole numbers neighbours, reach/, 'a reach that is no whole number of places');
+  const fallback = (raw as unknown as { fallback: Record<string, number> }).fallback;
+  writeFileSync(path, JSON.stringify({ ...raw, fallback: { ...fallback, band: undefined } }));
+  t.throws(() => readSearchRanker(path), /fallback must give .*band/, 'a fallback rule without its band');
+  writeFileSync(path, JSON.stringify({ ...raw, fallback: { ...fallback, most: 2.5 } }));
+  t.throws(() => readSearchRanker(path), /whole number most/, 'a fallback size that is no whole number');
+  writeFileSync(path, JSON.stringify({ ...raw, fallback: { ...fallback, most: 3 } }));
+  t.equal(readSearchRanker(path).fallback.most, 3, 'the fallback rule is read from the file');
 });

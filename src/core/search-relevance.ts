@@ -254,10 +254,10 @@ export interface FallbackRule {
 }
 
 /** The fields of a FallbackRule, in the order the fit searches them. */
-export const FALLBACK_FIELDS = ['minCosine', 'band', 'most', 'courseCue', 'cuisineConfidence'] as const;
+export const FALLBACK_FIELDS = ['minCosine', 'band', 'most', 'courseCue', 'cuisineConfidence'] as const satisfies readonly (keyof FallbackRule)[];
 
 /** The fields of a MenuContextRule, in the order the fit searches them. */
-export const MENU_CONTEXT_FIELDS = ['openCourse', 'sureCourse', 'neighbours', 'reach', 'usualShare', 'usualMin'] as const;
+export const MENU_CONTEXT_FIELDS = ['openCourse', 'sureCourse', 'neighbours', 'reach', 'usualShare', 'usualMin'] as const satisfies readonly (keyof MenuContextRule)[];
 
 /** The fitted precision stage: relevance probability per (query, item), and the gates on it. */
 export interface SearchRanker {
@@ -299,7 +299,9 @@ export function readSearchRanker(path: string = SEARCH_RANKER_PATH): SearchRanke
   if (!(raw.floor >= 0 && raw.floor <= 1) || !(raw.band >= 0 && raw.band <= 1)) throw new Error(`${where}: floor and band must be in [0, 1]`);
   const menu = raw.menu ?? ({} as Partial<MenuContextRule>);
   if (!MENU_CONTEXT_FIELDS.every((f) => Number.isFinite(menu[f]) && menu[f]! >= 0)) throw new Error(`${where}: menu must give ${MENU_CONTEXT_FIELDS.join(', ')} as numbers ≥ 0`);
-  if (!(menu.openCourse! <= menu.sureCourse! && menu.sureCourse! <= 1 && menu.usualShare! <= 1)) throw new Error(`${where}: menu needs openCourse ≤ sureCourse ≤ 1 and usualShare ≤ 1`);
+  if (!(menu.openCourse! <= menu.sureCourse! && menu.sureCourse! <= 1 && menu.usualShare! <= 1 && [menu.neighbours, menu.reach, menu.usualMin].every(Number.isInteger))) {
+    throw new Error(`${where}: menu needs openCourse ≤ sureCourse ≤ 1, usualShare ≤ 1 and whole numbers neighbours, reach and usualMin`);
+  }
   const fallback = raw.fallback ?? ({} as Partial<FallbackRule>);
   if (!FALLBACK_FIELDS.every((f) => Number.isFinite(fallback[f]) && fallback[f]! >= 0)) throw new Error(`${where}: fallback must give ${FALLBACK_FIELDS.join(', ')} as numbers ≥ 0`);
   if (!(fallback.minCosine! <= 1 && fallback.courseCue! <= 1 && fallback.cuisineConfidence! <= 1 && Number.isInteger(fallback.most))) throw new Error(`${where}: fallback needs minCosine, courseCue and cuisineConfidence ≤ 1 and a whole number most`);

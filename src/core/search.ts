@@ -356,7 +356,7 @@ function pairingQuery(query: MenuText, targetText: string): QueryUnderstanding {
  * encoder put Mint Raita just under the floor for "something to go with chicken biryani").
  */
 /** The gates of the pairing rule's probabilities: at least even odds, within 0.5 of the best. */
-const PAIRING_GATES = { floor: 0.5, band: 0.5 } as const;
+export const PAIRING_GATES = { floor: 0.5, band: 0.5 } as const;
 
 function pairingRelevance(target: NonNullable<QueryUnderstanding['pairWith']>, item: SearchItem, cosine: number): number {
   // Only an accompanying course clears the floor (a side with a main, a main with a bread), and only from a kitchen of

@@ -499,13 +499,13 @@ export class TextCleaner {
       const written = m[0].toLowerCase();
       const word = this.misspellings.get(written)?.toLowerCase() ?? written;
       if (halves.some(([from, to]) => m.index >= from && m.index < to)) return false;
+      const after = s.slice(m.index + m[0].length);
       // A size word that names something else with the next word ("Medium Rare", "Small Onion Sambar": shallots).
-      const nextWord = /^\s*(\p{L}+)/u.exec(s.slice(m.index + m[0].length))?.[1]?.toLowerCase();
+      const nextWord = /^\s*(\p{L}+)/u.exec(after)?.[1]?.toLowerCase();
       if (nextWord !== undefined && this.words.sizeNames.has(`${word} ${nextWord}`)) return false;
       // "Half Cheese Half Sausage Corn Dog" splits the dish in two; it is not a portion.
-      const halfAndHalf = /\bhalf\b/iu.test(s.slice(m.index + m[0].length));
-      if (this.words.leadingPortion.has(word) && s.slice(0, m.index).trim() === '' && !halfAndHalf) {
-        const next = /^\s*([\p{L}&]+)/u.exec(s.slice(m.index + m[0].length))?.[1]?.toLowerCase();
+      if (this.words.leadingPortion.has(word) && s.slice(0, m.index).trim() === '' && !/\bhalf\b/iu.test(after)) {
+        const next = /^\s*([\p{L}&]+)/u.exec(after)?.[1]?.toLowerCase();
         if (next !== undefined && !this.words.leadingPortionName.has(next)) return true;
       }
       return !this.words.edgeOnlySize.has(word) || this.atEdge(s, m) || onlyNoiseAfter(s, m, spans) || (this.words.vesselSize.has(word) && this.sizesServing(s, m, word)) || (this.words.partStartSize.has(word) && PART_START_RE.test(s.slice(0, m.index)));
