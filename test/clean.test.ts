@@ -520,6 +520,16 @@ const NEAR_MISSES_KEPT: Case[] = [
   ['Chole Bhature', 'Chole Bhature'],
 ];
 
+/** Two food words typed without the space between them are split; a dictionary compound and short halves are not. */
+const GLUED_WORDS: Case[] = [
+  ['Spl Veg Friedrice', 'Special Veg Fried Rice'],
+  ['Paneertikka Roll', 'Paneer Tikka Roll'],
+  ['Cheeseburst Pizza', 'Cheese Burst Pizza'],
+  ['Woodfired Margherita', 'Wood Fired Margherita'],
+  ['Applesauce Cake', 'Applesauce Cake'],
+  ['Popeye Burger', 'Popeye Burger'],
+];
+
 const DEVANAGARI: Case[] = [
   ['चिकन बिरयानी', 'chicken biryani'],
   ['मसाला डोसा ₹120', 'masala dosa'],
@@ -561,6 +571,7 @@ const ALL_TABLES: Record<string, Case[]> = {
   HALF_AND_FULL,
   SPELLING,
   NEAR_MISSES_KEPT,
+  GLUED_WORDS,
   DEVANAGARI,
   UNICODE_AND_WHITESPACE,
 };

@@ -686,7 +686,7 @@ export class TextCleaner {
       } else if (/^[a-z]{4,}$/.test(lower) && !/\p{Ll}\p{Lu}/u.test(core) && !this.vocabulary.has(lower) && !this.lexicon.realWords.has(lower) && !this.isInflection(lower)) {
         // camelCase words are brand names (McVeggie, MaharajMac, BreadStix), not typos.
         const near = this.nearest(lower);
-        fixed = near === null ? null : this.misspellings.get(near) ?? near;
+        fixed = near === null ? this.gluedWords(lower) : this.misspellings.get(near) ?? near;
         // A typo of a deliberate spelling is shown as that spelling ("Biriyanni" → "Biriyani"), read as its fold.
         shownFix = near !== null && this.variants.has(near) ? near : null;
         // A word that differs from a word of Indian dishes only as two romanisations of one Hindi or Urdu word differ
@@ -725,6 +725,21 @@ export class TextCleaner {
   private isMisspelledPieceWord(word: string): boolean {
     const right = this.misspellings.get(word.toLowerCase());
     return right !== undefined && this.pieceWords.has(right);
+  }
+
+  /**
+   * Two vocabulary words typed without the space between them ("Friedrice", "Afghanichicken"), when the word splits
+   * into two such words (four letters or more each) in exactly one way; else null.
+   */
+  private gluedWords(word: string): string | null {
+    let found: string | null = null;
+    for (let i = 4; i <= word.length - 4; i++) {
+      const a = word.slice(0, i), b = word.slice(i);
+      if (!this.vocabulary.has(a) || !this.vocabulary.has(b)) continue;
+      if (found !== null) return null;
+      found = `${a} ${b}`;
+    }
+    return found;
   }
 
   /** A plural or singular of a vocabulary word ("Pizzas", "Specials", "Strip") is a real word, not a typo. */
