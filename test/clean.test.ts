@@ -62,6 +62,11 @@ const SPELLED_SIZES: Case[] = [
   ['Butter Naan Set Of Two', 'Butter Naan'],
   ['Chicken Wings (Pack of 6 pieces with dip)', 'Chicken Wings with dip'],
   ['Vada Pav Combo for 4-Cola', 'Vada Pav Combo Cola'],
+  // A count spelled out before a counted unit goes as one in digits does.
+  ['Masala Dosa One Plate', 'Masala Dosa'],
+  ['Masala Chai Two Cups', 'Masala Chai'],
+  ['Sweet Lassi (One Glass)', 'Sweet Lassi'],
+  ['Vanilla Ice Cream Two Scoops', 'Vanilla Ice Cream'],
   // A count before the word its piece word qualifies goes; the pieces stay.
   ['Fried Chicken 2 Wing Pcs', 'Fried Chicken Wing Pcs'],
   ['Cheese Toast 4 Cheese Slices', 'Cheese Toast 4 Cheese Slices'],

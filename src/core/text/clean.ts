@@ -221,9 +221,9 @@ function sizePatternRes(words: WordLexicons): RegExp[] {
 function spelledQuantityRe(words: WordLexicons): RegExp {
   return new RegExp(`${WB_START}(?:${literalAlternatives([...words.numbers.quantity.keys()])})\\s*(?:${literalAlternatives(words.cleaning.measure)})${WB_END}`, 'giu');
 }
-/** The units a count spelled in words may count: pieces and packs, singular or plural. */
+/** The units a count spelled in words may count, singular or plural: cleaning_words.tsv's counted units and packs. */
 function countedUnits(words: WordLexicons): string {
-  return `(?:pc|piece|no|${literalAlternatives(words.cleaning.pack)})(?:e?s)?`;
+  return `(?:${literalAlternatives([...words.cleaning.countedUnit, ...words.cleaning.pack])})(?:e?s)?`;
 }
 /** A count spelled out before a piece unit or a pack word, as one in digits is: "Crunchy Chicken Nuggets (Six Pcs)",
  * "Veg Platter [Three Boxes]". */
