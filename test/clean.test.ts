@@ -421,6 +421,9 @@ const PORTION_BRACKETS: Case[] = [
   ['Fish Fry [Fish, 2 Pieces each]', 'Fish Fry'],
   ['Kebab Platter [Chicken & Mutton, 12 Pieces]', 'Kebab Platter Chicken & Mutton'],
   ['Veg Pulao [Special, Half]', 'Veg Pulao Special'],
+  // Separators that several removals in a row leave behind go with them.
+  ['Tandoori Chicken (Half, 4 Pcs, Marinated Overnight)', 'Tandoori Chicken Marinated Overnight'],
+  ['Chicken Tikka [Spicy, Serves 2, Boneless]', 'Chicken Tikka Spicy, Boneless'],
 ];
 
 const SPELLING: Case[] = [

@@ -524,7 +524,8 @@ export class TextCleaner {
     // Brackets: drop the empty ones left by noise removal, unwrap the ones that still hold dish words.
     if (hasBracket) {
       // Connectors orphaned at a bracket's edge by the removals: "( High Protein & Gluten Free )" → "( & Gluten Free )".
-      s = s.replace(/(?<=[([{])\s*[-–—&,/+]+(?=\s)/gu, ' ').replace(/(?<=\s)[-–—&,/+]+\s*(?=[)\]}])/gu, ' ');
+      // Several removals in a row leave several: "[Half, 4 Pcs, Marinated]" → "[ ,  , Marinated]".
+      s = s.replace(/(?<=[([{])(?:\s*[-–—&,/+]+)+(?=\s)/gu, ' ').replace(/(?<=\s)(?:[-–—&,/+]+\s*)+(?=[)\]}])/gu, ' ');
       // A bracket left holding only filler or a bare count ("[52 - High Protein]" → "[52 - ]") goes too.
       s = s.replace(/[([{]\s*[-,:;/.+x×\s]*(?:\d{1,3}[-,:;/.+x×\s]*)?[)\]}]/gi, ' ');
       s = s.replace(/[()[\]{}]/g, ' ');
@@ -567,6 +568,8 @@ export class TextCleaner {
   private tidy(cleaned: string, original: string): string {
     let s = cleaned
       .replace(/\s+/g, ' ')
+      // Commas that only had a removed part between them are one: "Spicy, Serves 2, Boneless" → "Spicy, , Boneless".
+      .replace(/,(?:\s*,)+/g, ',')
       .replace(/\s+([,.;:])/g, '$1')
       .replace(/^[\s\-–—,.;:/+&|]+/u, '')
       .replace(/[\s\-–—,;:/+&|]+$/u, '')
