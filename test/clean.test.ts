@@ -506,6 +506,9 @@ const NEAR_MISSES_KEPT: Case[] = [
   ['Laung Lata', 'Laung Lata'],
   ['Dilli Ki Chaat', 'Dilli Ki Chaat'],
   ['Bater Fry', 'Bater Fry'],
+  // Words the flavour and cuisine lexicons read are food words, not typos of a dish word one letter away.
+  ['Masala Chatpati Tangdi', 'Masala Chatpati Tangdi'],
+  ['Karare Vada', 'Karare Vada'],
   ['Anda ki Mithai', 'Anda ki Mithai'],
   ['Khoya Gilory', 'Khoya Gilory'],
   ['Splish Splash Ice Cream', 'Splish Splash Ice Cream'],

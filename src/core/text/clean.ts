@@ -1,6 +1,6 @@
 import { Memo } from '../memo.js';
 import { join } from 'node:path';
-import { readList } from '../knowledge/tsv.js';
+import { readList, readTsv } from '../knowledge/tsv.js';
 import { readMisspellings } from '../knowledge/spellings.js';
 import { CUISINE_FAMILIES, type DishBook } from '../knowledge/dishes.js';
 import { hasIndicScript, transliterateIndic, type DevanagariTables } from '../knowledge/transliterate.js';
@@ -89,6 +89,10 @@ export function loadCleaningLexicon(dir: string, book: DishBook, devanagari: Dev
     for (const a of dish.aliases) addWords(a);
   }
   for (const right of misspellings.values()) addWords(right);
+  // The flavour and cuisine keywords are food words too: a word the cue lexicons read ("Chatpati", "Karare") is no
+  // typo of a dish word one letter away (Chapati, Karage).
+  for (const row of readTsv(join(lex, 'flavours.tsv'), ['keyword', 'tag', 'note'])) addWords(row.cells[0] ?? '');
+  for (const row of readTsv(join(lex, 'cuisine_cues.tsv'), ['keyword', 'cuisine', 'strength'])) addWords(row.cells[0] ?? '');
   // A misspelling must never be a vocabulary word itself, or the table and the vocabulary would disagree.
   for (const wrong of misspellings.keys()) vocabulary.delete(wrong);
   // A fold is kept out of a dish's own name when it brings in a word none of that dish's names has: then the fold
