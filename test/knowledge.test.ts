@@ -255,6 +255,9 @@ const RESOLVE_CASES: [string, string | null, ('exact' | 'fuzzy')?][] = [
   ['Taj-e-Khumb Biryani Mushroom Biryani', 'Mushroom Biryani', 'fuzzy'],
   ['Bucket Chicken Biryani', 'Chicken Biryani', 'fuzzy'],
   ['Farmhouse Thin and Crispy', 'Farmhouse Pizza', 'fuzzy'],
+  // the dough or the fat is how it is made, not which dish: not the plain paratha a "Whole Wheat Paratha" alias names
+  ['Aloo Paratha Whole Wheat', 'Aloo Paratha', 'fuzzy'],
+  ['Jalebi Desi Ghee', 'Jalebi', 'fuzzy'],
   // must not resolve: protein and diet words never change, ambiguous names stay unresolved, unknowns stay unknown
   ['Tikka', null],
   ['Paneer Chicken Tikka', null],
