@@ -258,6 +258,8 @@ const RESOLVE_CASES: [string, string | null, ('exact' | 'fuzzy')?][] = [
   // the dough or the fat is how it is made, not which dish: not the plain paratha a "Whole Wheat Paratha" alias names
   ['Aloo Paratha Whole Wheat', 'Aloo Paratha', 'fuzzy'],
   ['Jalebi Desi Ghee', 'Jalebi', 'fuzzy'],
+  // a word that is non-veg only by default adds nothing beside one that is non-veg outright
+  ['Boneless Chicken Lababdar', 'Chicken Lababdar', 'fuzzy'],
   // must not resolve: protein and diet words never change, ambiguous names stay unresolved, unknowns stay unknown
   ['Tikka', null],
   ['Paneer Chicken Tikka', null],

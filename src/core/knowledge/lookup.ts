@@ -231,7 +231,11 @@ export function guardSignature(words: readonly string[], guards: LookupLexicons[
       i++;
     }
   }
-  return values === null ? '' : values.sort().join('|');
+  if (values === null) return '';
+  // A word that is non-veg only by default ("boneless", "seekh") says nothing more beside one that is non-veg outright:
+  // "Chicken Chettinad Boneless" carries the protein and diet of Chicken Chettinad.
+  if (values.includes('diet:non_veg')) values = values.filter((v) => v !== 'diet:non_veg_default');
+  return values.sort().join('|');
 }
 
 /** The two words by which two equally long keys differ, when that is their only difference and it is a spelling. */
