@@ -233,7 +233,7 @@ export function guardSignature(words: readonly string[], guards: LookupLexicons[
   }
   if (values === null) return '';
   // A word that is non-veg only by default ("boneless", "seekh") says nothing more beside one that is non-veg outright:
-  // "Chicken Chettinad Boneless" carries the protein and diet of Chicken Chettinad.
+  // a chicken dish's name with "boneless" added carries the protein and diet of the dish.
   if (values.includes('diet:non_veg')) values = values.filter((v) => v !== 'diet:non_veg_default');
   return values.sort().join('|');
 }
