@@ -397,6 +397,10 @@ t.test('a diet the query\'s own words state keeps the other diet out of the resu
   t.notOk(veg.includes(0), 'a veg query never gets the chicken');
   // A recipe's usual egg is not the item's words: an eggless query at an eggless bakery still finds its mousse.
   t.same([item('Chocolate Mousse Cup').profile.diet, item('Chocolate Mousse Cup').profile.eggByRecipeOnly], ['egg', true]);
+  // A loose reading of a veg dish passes over words that may be the meat: it leaves the diet open, never veg.
+  t.same([item('Chicago Delight Pizza').profile.dishHow, item('Chicago Delight Pizza').profile.diet], ['fuzzy', 'unknown']);
+  t.equal(item('Deep Dish Pizza').profile.diet, 'veg', 'the dish by its own name is veg');
+  t.equal(item('Peri Peri Veg Pizza').profile.diet, 'veg', 'a veg word still says veg');
   const bakery = ['Chocolate Mousse Cup', 'Chicken Puff'];
   const sweet = rankSearch(understand('eggless sweet'), bakery.map(item), [0.9, 0.3], 10).results.map((r) => bakery[r.index]);
   t.ok(sweet.includes('Chocolate Mousse Cup') && !sweet.includes('Chicken Puff'), sweet.join(', '));

@@ -54,7 +54,10 @@ export function readProfile(k: Knowledge, text: ProfileSource): ItemProfile {
   const dish = match?.dish ?? null;
   // A fuzzy dish match never overrides an explicit diet or protein word in the text itself.
   const trustDish = dish !== null && (match!.how === 'exact' || cues.diet.value === 'unknown');
-  let diet: DietCue = trustDish ? dish!.diet : cues.diet.value;
+  // A loose reading (the dish's words with the text's own added, or a dish ending a longer name) may make an item
+  // non-veg but never veg: the words it passed over may be the meat ("Chicago Delight Pizza" is not the deep-dish veg pizza).
+  const looseVeg = trustDish && dish!.diet === 'veg' && match!.how !== 'exact' && match!.score < CONFIDENT_DISH_SCORE;
+  let diet: DietCue = trustDish ? (looseVeg ? 'unknown' : dish!.diet) : cues.diet.value;
   let protein = trustDish ? dish!.protein : cues.protein.value;
   // A combo is as non-veg as its most non-veg part: "Double Down Burger & Pepsi" is not veg because Pepsi is and
   // nothing in the words names the meat. Parts only ever make the reading less veg, never more.
