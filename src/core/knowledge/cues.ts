@@ -239,6 +239,17 @@ function buildTrie<V>(rows: readonly { keyword: string; value: V; where: string 
   return { root, size: rows.length };
 }
 
+/** Every keyword of a lexicon, as it was folded into the trie. */
+export function trieKeywords<V>(trie: KeywordTrie<V>): string[] {
+  const out: string[] = [];
+  const walk = (node: TrieNode<V>): void => {
+    if (node.entry) out.push(node.entry.keyword);
+    for (const child of node.next.values()) walk(child);
+  };
+  walk(trie.root);
+  return out;
+}
+
 function step<V>(node: TrieNode<V>, tok: CueToken): TrieNode<V> | undefined {
   const exact = node.next.get(tok.word);
   if (exact) return exact;

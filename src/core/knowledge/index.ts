@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_MEMO_ENTRIES, Memo } from '../memo.js';
 import { KNOWLEDGE_DIR } from '../paths.js';
-import { loadCueLexicons } from './cues.js';
+import { loadCueLexicons, trieKeywords } from './cues.js';
 import type { CueLexicons } from './cues.js';
 import { CUISINE_LABELS, HARD_NEGATIVES_HEADER, loadDishBook, nameKey } from './dishes.js';
 import type { Cuisine, DishBook } from './dishes.js';
@@ -119,7 +119,9 @@ export function loadKnowledge(dir: string = KNOWLEDGE_DIR, options: { prepare?: 
   const keepFinalS = words.keepFinalS;
   const singularOf = (word: string): string => singular(word, keepFinalS);
   const cues = loadCueLexicons(dir, { soft: new Set(words.boundaries.soft), dish: new Set(words.boundaries.dish) });
-  const cleaning = once(() => loadCleaningLexicon(dir, book, { functionWords: words.devanagariFunctionWords, dictionary: lookup.devanagari }));
+  const cleaning = once(() =>
+    loadCleaningLexicon(dir, book, { functionWords: words.devanagariFunctionWords, dictionary: lookup.devanagari }, [...trieKeywords(cues.flavour), ...trieKeywords(cues.cuisine)]),
+  );
   const cleaner = once(() => new TextCleaner(cleaning(), words, memoEntries));
   const memo = new Memo<string, unknown>(memoEntries);
   // Variant swaps and defining words are read through the knowledge's own word rules, so they are made from it.

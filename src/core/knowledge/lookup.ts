@@ -5,6 +5,7 @@ import type { Course, Cuisine, Diet, Dish, DishBook, Protein } from './dishes.js
 import { buildDevanagariDictionary, hasDevanagari, transliterateDevanagari } from './transliterate.js';
 import { readTsv } from './tsv.js';
 import { editDistance } from '../text/edit-distance.js';
+import { splitInTwo } from '../text/split-word.js';
 import { readMisspellings } from './spellings.js';
 import { literalAlternatives, type WordLexicons } from './words.js';
 
@@ -411,16 +412,7 @@ class FuzzyIndex {
 
   /** "pavbhaji" → ["pav", "bhaji"] when both halves are known words (3+ letters each) and the split is unique. */
   splitWord(word: string): string[] | null {
-    let found: string[] | null = null;
-    for (let i = 3; i <= word.length - 3; i++) {
-      const a = word.slice(0, i);
-      const b = word.slice(i);
-      if (this.uses.has(a) && this.uses.has(b)) {
-        if (found) return null;
-        found = [a, b];
-      }
-    }
-    return found;
+    return splitInTwo(word, (w) => this.uses.has(w), 3);
   }
 
   /**

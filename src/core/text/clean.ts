@@ -1,11 +1,12 @@
 import { Memo } from '../memo.js';
 import { join } from 'node:path';
-import { readList, readTsv } from '../knowledge/tsv.js';
+import { readList } from '../knowledge/tsv.js';
 import { readMisspellings } from '../knowledge/spellings.js';
 import { CUISINE_FAMILIES, type DishBook } from '../knowledge/dishes.js';
 import { hasIndicScript, transliterateIndic, type DevanagariTables } from '../knowledge/transliterate.js';
 import { literalAlternatives, type WordLexicons } from '../knowledge/words.js';
 import { editDistance } from './edit-distance.js';
+import { splitInTwo } from './split-word.js';
 
 export type NoiseKind = 'price' | 'size' | 'promo' | 'emoji' | 'decoration';
 
@@ -70,9 +71,10 @@ export interface CleaningLexicon {
 
 /**
  * Reads the cleaning vocabularies from the knowledge base (the one source of truth for food words): its lexicon files,
- * the words of `book`'s dish names and aliases, and the Devanagari `devanagari` tables.
+ * the words of `book`'s dish names and aliases, the keywords the cue lexicons read (`cueKeywords`), and the Devanagari
+ * `devanagari` tables.
  */
-export function loadCleaningLexicon(dir: string, book: DishBook, devanagari: DevanagariTables): CleaningLexicon {
+export function loadCleaningLexicon(dir: string, book: DishBook, devanagari: DevanagariTables, cueKeywords: Iterable<string>): CleaningLexicon {
   const lex = join(dir, 'lexicon');
   const misspellings = new Map<string, string>();
   const variants = new Set<string>();
@@ -91,8 +93,7 @@ export function loadCleaningLexicon(dir: string, book: DishBook, devanagari: Dev
   for (const right of misspellings.values()) addWords(right);
   // The flavour and cuisine keywords are food words too: a word the cue lexicons read ("Chatpati", "Karare") is no
   // typo of a dish word one letter away (Chapati, Karage).
-  for (const row of readTsv(join(lex, 'flavours.tsv'), ['keyword', 'tag', 'note'])) addWords(row.cells[0] ?? '');
-  for (const row of readTsv(join(lex, 'cuisine_cues.tsv'), ['keyword', 'cuisine', 'strength'])) addWords(row.cells[0] ?? '');
+  for (const keyword of cueKeywords) addWords(keyword);
   // A misspelling must never be a vocabulary word itself, or the table and the vocabulary would disagree.
   for (const wrong of misspellings.keys()) vocabulary.delete(wrong);
   // A fold is kept out of a dish's own name when it brings in a word none of that dish's names has: then the fold
@@ -186,7 +187,9 @@ function promoPatternRes(words: WordLexicons): RegExp[] {
     /[([]\s*\d+\s*\+\s*\d+\s*(?:free)?\s*[)\]]/giu,
   ];
 }
-const UNIT = '(?:ml|l|ltr|ltrs|litre|litres|liter|liters|cl|oz|fl\\.?\\s?oz|g|gm|gms|gr|gram|grams|grm|grms|kg|kgs|lb|lbs|pcs?|pieces?|nos?|units?|slices?|scoops?|inch|inches|cm|pax|plates?|portions?|cups?|glass(?:es)?|bottles?|cans?)';
+/** Units of weight, volume and length as menus abbreviate them after a number; the units a number counts (pieces, cups)
+ * are cleaning_words.tsv's counted_unit rows. */
+const UNIT = '(?:ml|l|ltr|ltrs|litre|litres|liter|liters|cl|oz|fl\\.?\\s?oz|g|gm|gms|gr|gram|grams|grm|grms|kg|kgs|lb|lbs|inch|inches|cm|pax)';
 /** The size patterns; the words of packs and containers are the lexicon's (cleaning_words.tsv). */
 function sizePatternRes(words: WordLexicons): RegExp[] {
   /** A pack word after a quantity belongs to the quantity ("Diet Coke 300ml Can", "Pepsi 475ml Pet"). */
@@ -195,6 +198,7 @@ function sizePatternRes(words: WordLexicons): RegExp[] {
   const heads = literalAlternatives([...words.numbers.serving.keys()]);
   const counts = literalAlternatives([...words.numbers.spelledCount.keys()]);
   const pieces = literalAlternatives([...words.pieceWords]);
+  const counted = `(?:${literalAlternatives(words.cleaning.countedUnit)})(?:e?s)?`;
   return [
     new RegExp(`${WB_START}serv(?:es?|ed|ings?)\\s*[:-]?\\s*(?:\\d+|${heads})(?:\\s*(?:-|to)\\s*(?:\\d+|${heads}))?(?:\\s*(?:people|persons?|pax|guests?|cups?|plates?|portions?))?${WB_END}`, 'giu'),
     new RegExp(`${WB_START}(?:(?:feeds|for)\\s+)?\\d+(?:\\s*(?:-|to)\\s*\\d+)?\\s*(?:people|persons?|pax|guests?)${WB_END}`, 'giu'),
@@ -208,7 +212,7 @@ function sizePatternRes(words: WordLexicons): RegExp[] {
     // "Party for 2 (Veg)", "Hut Treat Meal for 4 - Non Veg", "Platter for 4-Peri Peri Dip": a head count before an
     // edge, in digits or in words ("for Two").
     new RegExp(`${WB_START}for\\s+(?:\\d{1,2}(?:\\s*(?:-|to)\\s*\\d{1,2})?|(?:${counts})${WB_END})(?=\\s*(?:$|[)\\]}\\-–—:|,+([{&]|(?:with|non|veg)(?![\\p{L}])))`, 'giu'),
-    new RegExp(`${WB_START}(?:\\d+\\s*/\\s*\\d+|\\d+(?:\\.\\d+)?(?:\\s*(?:-|to)\\s*\\d+(?:\\.\\d+)?)?)\\s*(?:${UNIT}|${measure})${WB_END}${containerAfterQuantity}(?:\\s+each${WB_END})?`, 'giu'),
+    new RegExp(`${WB_START}(?:\\d+\\s*/\\s*\\d+|\\d+(?:\\.\\d+)?(?:\\s*(?:-|to)\\s*\\d+(?:\\.\\d+)?)?)\\s*(?:${UNIT}|${counted}|${measure})${WB_END}${containerAfterQuantity}(?:\\s+each${WB_END})?`, 'giu'),
     // A quantity glued to the word before it is still one ("Sprite750ml", a brand then "1 Ltr"), for the units of weight
     // and volume, which nothing else ends with (unlike a bare "g" or "l").
     new RegExp(`(?<=\\p{L})\\d+(?:\\.\\d+)?\\s*(?:${measure})${WB_END}${containerAfterQuantity}`, 'giu'),
@@ -739,14 +743,7 @@ export class TextCleaner {
    * into two such words (four letters or more each) in exactly one way; else null.
    */
   private gluedWords(word: string): string | null {
-    let found: string | null = null;
-    for (let i = 4; i <= word.length - 4; i++) {
-      const a = word.slice(0, i), b = word.slice(i);
-      if (!this.vocabulary.has(a) || !this.vocabulary.has(b)) continue;
-      if (found !== null) return null;
-      found = `${a} ${b}`;
-    }
-    return found;
+    return splitInTwo(word, (w) => this.vocabulary.has(w), 4)?.join(' ') ?? null;
   }
 
   /** A plural or singular of a vocabulary word ("Pizzas", "Specials", "Strip") is a real word, not a typo. */
