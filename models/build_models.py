@@ -178,6 +178,16 @@ def load_weights(spec: dict, base: Path, model_id: str, manifest: dict | None = 
     return weights
 
 
+def int8_kernel() -> str:
+    """Which integer dot-product instructions ONNX Runtime's int8 MatMuls run on here: AVX-512 VNNI and AVX-VNNI multiply
+    u8 by s8 exactly, AVX2 alone sums pairs of products in saturating 16-bit, so int8 parity differs between them."""
+    try:
+        flags = set(next(l for l in Path("/proc/cpuinfo").read_text().splitlines() if l.startswith("flags")).split(":", 1)[1].split())
+    except (OSError, StopIteration):
+        return "unknown"
+    return next((f for f in ("avx512_vnni", "avx_vnni", "avx2") if f in flags), "other")
+
+
 def quantize_int8(fp32_path: Path, int8_path: Path, keep_fp32_parts: list[str]) -> list[str]:
     """Dynamic int8 (activations quantised per run, weights per output channel) of every MatMul but the listed parts
     (`ff2` for every layer's, `l3.ff2` for one) and the embedding head; returns the MatMuls kept fp32.
@@ -417,10 +427,16 @@ def build_encoder(model_id: str, spec: dict, manifest: dict, sources: dict[str, 
     small = f"embedding_{min(spec['dimensions'])}"
     cos_small = (embed_with(fp32_path, tok, parity_texts, small) * embed_with(int8_path, tok, parity_texts, small)).sum(1)
     gate8 = manifest["parity"]["int8_vs_fp32_min_cosine"]
+    # The gate guards what customers get: the served graph. A teacher's or the base's int8 graph is read only by
+    # training's evaluation and the benches, and its parity moves with the CPU's int8 kernel (the teacher v6: 0.9902
+    # with AVX-512 VNNI, 0.9864 with AVX2 alone), so it is measured and recorded, not gated.
+    served = model_id in manifest["serve"].values()
     log(f"{model_id}: int8 (per-channel) vs fp32 on {len(parity_texts)} strings: min cosine {cos.min():.4f}, mean {cos.mean():.4f} "
-        f"(gate {gate8}); at {min(spec['dimensions'])}: min {cos_small.min():.4f}; {len(sample)} knowledge-base names: min {cos_kb.min():.4f}, mean {cos_kb.mean():.4f}")
-    if cos.min() < gate8:
-        raise SystemExit(f"[models] parity gate failed: int8 vs fp32 min cosine {cos.min():.4f} < {gate8}")
+        f"(gate {gate8}{'' if served else ', not served: recorded only'}; int8 kernel {int8_kernel()}); at {min(spec['dimensions'])}: min {cos_small.min():.4f}; "
+        f"{len(sample)} knowledge-base names: min {cos_kb.min():.4f}, mean {cos_kb.mean():.4f}")
+    if served and cos.min() < gate8:
+        raise SystemExit(f"[models] parity gate failed: {model_id} (served) int8 vs fp32 min cosine {cos.min():.4f} < {gate8} "
+                         f"on the {int8_kernel()} int8 kernel")
     report = precision_report(int8_path, kept)
     log(f"{model_id}: kernels by precision {json.dumps(report['kernels'])}; {100 * report['linear_macs_int8_share']:.0f}% of the linear-layer multiply-adds in int8")
     return {
@@ -437,6 +453,7 @@ def build_encoder(model_id: str, spec: dict, manifest: dict, sources: dict[str, 
         "fp32_parts": spec.get("int8_keep_fp32", []),
         "precision_report": report,
         "parity": {"fp32_vs_reference_min_cosine": fp32_min, "int8_vs_fp32_min_cosine": float(cos.min()),
+                   "int8_gated": served, "int8_kernel": int8_kernel(),
                    "int8_vs_fp32_mean_cosine": float(cos.mean()), f"int8_vs_fp32_min_cosine_{min(spec['dimensions'])}": float(cos_small.min()),
                    "int8_vs_fp32_min_cosine_knowledge_names": float(cos_kb.min()), "knowledge_names": len(sample)},
         "projection": projection,
