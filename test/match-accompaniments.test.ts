@@ -60,6 +60,15 @@ t.test('variantDifference: a flavour added to a dish makes another item, a flavo
   t.equal(why('Fruit Salad', 'Fruit Salad Our Combinations'), null, '"combinations" of fruit are not a combo');
 });
 
+t.test('variantDifference: a serving word in the place of a filler word is another product line, not a serving', async (t) => {
+  const why = (a: string, b: string) => describeDifference(variantDifference(a, b));
+  t.equal(why('Veg Pahari Feast Steam Momo', 'Veg Pahari Fresh Steam Momo'), 'feast/fresh', 'the guards drop "fresh", so the two had read as a serving apart');
+  t.equal(why('Chicken Pahari Fresh Fried Momo', 'Chicken Pahari Feast Fried Momo'), 'fresh/feast');
+  t.equal(why('Mutton Kheema Biryani', 'Mutton Kheema Family Biryani'), null, 'a serving word added is the same dish');
+  t.equal(why('Veg Pahari Feast Steam Momo', 'Veg Pahari Feast Fried Momo'), 'steam/fried', 'other swaps still read as before');
+  t.equal(why('Fresh Veg Steam Momo', 'Veg Feast Steam Momo'), null, 'only a word in the same place counts');
+});
+
 t.test('judgePairs: the names a menu uses for one food read as the same words, search-only names do not', async (t) => {
   t.equal(sameDishKey('chicken dim sum'), sameDishKey('chicken momos'));
   t.not(sameDishKey('chicken wrap'), sameDishKey('chicken kathi roll'), 'a wrap and a kathi roll may be two items on one menu');

@@ -113,6 +113,22 @@ export function describeDifference(d: VariantDifference | null): string | null {
 }
 
 /**
+ * Two names alike but for one word, where one has a serving word (serving_words.tsv, kinds group and single: Feast,
+ * Family, Solo) and the other a filler word the word guards drop (filler_words.tsv dish_words: Fresh, Classic): a
+ * chain's two product lines ("X Feast Momo" / "X Fresh Momo"), not one dish in two servings. Returns the two words.
+ */
+function servingInPlaceOfFiller(k: Knowledge, keyA: string, keyB: string): [string, string] | null {
+  const a = keyA.split(' '), b = keyB.split(' ');
+  if (a.length !== b.length) return null;
+  const at = a.flatMap((w, i) => (w === b[i] ? [] : [i]));
+  if (at.length !== 1) return null;
+  const [x, y] = [a[at[0]!]!, b[at[0]!]!];
+  const serving = (w: string): boolean => k.words.serving.group.includes(w) || k.words.serving.single.includes(w);
+  const filler = k.words.dishWordFiller;
+  return (serving(x) && filler.has(y)) || (serving(y) && filler.has(x)) ? [x, y] : null;
+}
+
+/**
  * Why two menu texts are two items of one family, or null when their words do not say.
  */
 export function variantDifference(ta: MenuText, tb: MenuText): VariantDifference | null {
@@ -126,6 +142,8 @@ export function variantDifference(ta: MenuText, tb: MenuText): VariantDifference
   // Two different letter codes in one place are two of a chain's items ("PC Rice Bowlz" / "HC Rice Bowlz").
   const ca = letterCodes(a), cb = letterCodes(b);
   if (ca.length > 0 && cb.length > 0 && !ca.some((c) => cb.includes(c))) return { kind: 'swap', words: [ca.join(' '), cb.join(' ')] };
+  const servingForFiller = servingInPlaceOfFiller(k, ta.key, tb.key);
+  if (servingForFiller !== null) return { kind: 'swap', words: servingForFiller };
   // A count of one ingredient that differs is another recipe: "Four Cheese Pizza" / "8-Cheese Pizza".
   const countA = countedWords(k, wa), countB = countedWords(k, wb);
   for (const [word, n] of countA) {
