@@ -541,6 +541,16 @@ const GLUED_WORDS: Case[] = [
   ['Popeye Burger', 'Popeye Burger'],
 ];
 
+/** A long word spelled by ear, other consonants for one sound, is the word it sounds like; other vowels are another word. */
+const SPELLED_BY_EAR: Case[] = [
+  ['Kukumber Rayta', 'Cucumber Raita'],
+  ['Focassia Sandwich', 'Focaccia Sandwich'],
+  ['Smoky Buratta Pizza', 'Smoky Burrata Pizza'],
+  ['Grilled Chicken Kalimiri', 'Grilled Chicken Kalimiri'],
+  ['Firangi BBQ Chicken', 'Firangi BBQ Chicken'],
+  ['Veg Deluxe Thali Packing', 'Veg Deluxe Thali Packing'],
+];
+
 const DEVANAGARI: Case[] = [
   ['चिकन बिरयानी', 'chicken biryani'],
   ['मसाला डोसा ₹120', 'masala dosa'],
@@ -583,6 +593,7 @@ const ALL_TABLES: Record<string, Case[]> = {
   SPELLING,
   NEAR_MISSES_KEPT,
   GLUED_WORDS,
+  SPELLED_BY_EAR,
   DEVANAGARI,
   UNICODE_AND_WHITESPACE,
 };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { readList } from '../knowledge/tsv.js';
 import { readMisspellings } from '../knowledge/spellings.js';
 import { CUISINE_FAMILIES, type DishBook } from '../knowledge/dishes.js';
-import { hasIndicScript, transliterateIndic, type DevanagariTables } from '../knowledge/transliterate.js';
+import { hasIndicScript, soundKey, transliterateIndic, type DevanagariTables } from '../knowledge/transliterate.js';
 import { literalAlternatives, type WordLexicons } from '../knowledge/words.js';
 import { editDistance } from './edit-distance.js';
 import { splitInTwo } from './split-word.js';
@@ -796,11 +796,47 @@ export class TextCleaner {
         best.push(cand);
       }
     }
-    if (bestD > max || best.length === 0) return null;
+    if (bestD > max || best.length === 0) return this.soundAlike(word, max + 1);
     // Nearest candidates that are listed spellings of one word are that word, not a tie ("Masalaa": masala, masaala,
     // masalla).
     const meant = new Set(best.map((c) => this.misspellings.get(c) ?? c));
     return meant.size === 1 ? (best.length === 1 ? best[0]! : [...meant][0]!) : null;
+  }
+
+  /**
+   * The one vocabulary word (or listed spelling, as its word) that sounds as `word` does, has its vowels and is
+   * within `edits` of it: a word spelled by ear with other consonants for one sound ("Kukumber", "Focassia"), which
+   * the edit budget of its length falls one short of and whose first letter may differ. The vowels must agree because
+   * the sound key drops them: "Kalimiri" (black pepper) is not "Kalamari". Else null.
+   */
+  private soundAlike(word: string, edits: number): string | null {
+    const vowels = (w: string): string => w.replace(/[^aeiou]/g, '');
+    const key = soundKey(word);
+    // Fewer than three consonant sounds, or fewer than seven letters, leave too little to tell words apart
+    // ("Peppery" / "Pepper", "Saraid" / "Sardai").
+    if (key.length < 3 || word.length < 7) return null;
+    const meant = new Set<string>();
+    for (const cand of this.soundBuckets().get(key) ?? []) {
+      if (vowels(cand) === vowels(word) && editDistance(word, cand, edits) <= edits && !isTailEdit(word, cand)) meant.add(this.misspellings.get(cand) ?? cand);
+    }
+    return meant.size === 1 ? [...meant][0]! : null;
+  }
+
+  private soundIndex: Map<string, string[]> | null = null;
+
+  private soundBuckets(): ReadonlyMap<string, readonly string[]> {
+    if (this.soundIndex === null) {
+      this.soundIndex = new Map();
+      for (const list of this.buckets.values()) {
+        for (const w of list) {
+          const key = soundKey(w);
+          const bucket = this.soundIndex.get(key) ?? [];
+          bucket.push(w);
+          this.soundIndex.set(key, bucket);
+        }
+      }
+    }
+    return this.soundIndex;
   }
 
   /**
