@@ -551,6 +551,17 @@ const SPELLED_BY_EAR: Case[] = [
   ['Veg Deluxe Thali Packing', 'Veg Deluxe Thali Packing'],
 ];
 
+/** A word one edit from a dish word that ends a dish name with the word before it is that word, at any length and end. */
+const DISH_NAME_ENDINGS: Case[] = [
+  ['Veg Mutton Fried Rie', 'Veg Mutton Fried Rice'],
+  ['Virgin Mjito', 'Virgin Mojito'],
+  ['Mushroom Manchuria', 'Mushroom Manchurian'],
+  ['Corn Capsicum Masalai', 'Corn Capsicum Masala'],
+  ['Abu Dhabi Chicken', 'Abu Dhabi Chicken'],
+  ['Chicken (Any Two)', 'Chicken Any Two'],
+  ['Rie', 'Rie'],
+];
+
 const DEVANAGARI: Case[] = [
   ['चिकन बिरयानी', 'chicken biryani'],
   ['मसाला डोसा ₹120', 'masala dosa'],
@@ -594,6 +605,7 @@ const ALL_TABLES: Record<string, Case[]> = {
   NEAR_MISSES_KEPT,
   GLUED_WORDS,
   SPELLED_BY_EAR,
+  DISH_NAME_ENDINGS,
   DEVANAGARI,
   UNICODE_AND_WHITESPACE,
 };

@@ -67,6 +67,8 @@ export interface CleaningLexicon {
    * with one: what a rule asks before it takes words of a known name for noise (a dish named "Mini" and a combo tail keeps both words).
    */
   readonly dishPhrases: readonly string[];
+  /** Every two neighbouring words of a dish name or alias, as "a b". */
+  readonly dishBigrams: ReadonlySet<string>;
 }
 
 /**
@@ -125,15 +127,18 @@ export function loadCleaningLexicon(dir: string, book: DishBook, devanagari: Dev
   }
   for (const w of otherWords) indianWords.delete(w);
   const dishPhrases = new Set<string>();
+  const dishBigrams = new Set<string>();
   for (const dish of book.dishes) {
     for (const name of [dish.name, ...dish.aliases]) {
       const words = wordsOf(name);
       if (words.length > 1) dishPhrases.add(` ${words.join(' ')} `);
+      for (let i = 1; i < words.length; i++) dishBigrams.add(`${words[i - 1]} ${words[i]}`);
     }
   }
   return {
     indianWords,
     dishPhrases: [...dishPhrases],
+    dishBigrams,
     realWords: new Set(readList(join(lex, 'real_words.txt'))),
     promo: readList(join(lex, 'promo.txt')).map((p) => p.toLowerCase()),
     sizes: readList(join(lex, 'sizes.txt')).map((p) => p.toLowerCase()),
@@ -348,6 +353,8 @@ export class TextCleaner {
   /** The one-word sizes of sizes.txt and every number word of number_words.tsv: words of a portion note. */
   private readonly sizeWords: ReadonlySet<string>;
   private readonly numberWords: ReadonlySet<string>;
+  /** Words that join a name's words (filler_words.tsv dish_words: and, with, of): never what a typo meant. */
+  private readonly connectives: ReadonlySet<string>;
   /** The dish phrases (CleaningLexicon.dishPhrases) that hold a vessel_size word. */
   private readonly vesselSizedNames: readonly string[];
   private readonly misspellings: ReadonlyMap<string, string>;
@@ -400,6 +407,7 @@ export class TextCleaner {
     this.pieceWords = words.pieceWords;
     this.vessels = new Set([...words.cleaning.container, ...words.cleaning.pack, ...words.cleaning.vessel, ...words.combo.tail]);
     this.grains = words.bowlGrains;
+    this.connectives = words.dishWordFiller;
     this.groups = new Set(words.serving.group);
     this.sizeWords = new Set(lexicon.sizes.filter((w) => !w.includes(' ')));
     this.numberWords = new Set(Object.values(words.numbers).flatMap((m) => [...m.keys()]));
@@ -704,6 +712,9 @@ export class TextCleaner {
         // is a spelling the menu chose: it is read as the known word and shown as written.
         kept = near !== null && this.lexicon.indianWords.has(near) && isRomanisationVariant(lower, near);
       }
+      if (fixed === null && /^[a-z]{3,}$/.test(lower) && !this.vocabulary.has(lower) && !this.lexicon.realWords.has(lower) && !this.isInflection(lower)) {
+        fixed = this.dishNeighbourFix(wordBefore(tokens, i), lower);
+      }
       if (fixed !== null && fixed.toLowerCase() !== lower) {
         const styled = caseLike(core, fixed);
         corrections.push({ from: core, to: styled });
@@ -714,6 +725,27 @@ export class TextCleaner {
       }
     }
     return { shown: shown.join(''), folded: tokens.join('') };
+  }
+
+  /**
+   * The one vocabulary word a single edit from `word` (anywhere in it, the end too) that makes two neighbouring words
+   * of a dish name with the word before it, where `word` itself does not: a short word or a word cut short at the end
+   * of a dish name ("Rie" after a word a dish name puts before "rice"). The dish name it ends is the evidence the
+   * edit budget of short words and the refusal of end edits otherwise ask for. The word after is no such evidence: a
+   * name's first words are its own more often than a dish's (a place name before "Chicken" is not a dish word typed
+   * wrong). Connectives (and, with) are never what a typo meant. Else null.
+   */
+  private dishNeighbourFix(before: string | null, word: string): string | null {
+    if (before === null) return null;
+    const bigrams = this.lexicon.dishBigrams;
+    const pairs = (w: string): boolean => bigrams.has(`${before} ${w}`);
+    if (pairs(word)) return null;
+    const found = new Set<string>();
+    for (const cand of this.buckets.get(word[0]!) ?? []) {
+      if (Math.abs(cand.length - word.length) > 1 || !this.vocabulary.has(cand) || this.connectives.has(cand) || !pairs(cand)) continue;
+      if (editDistance(word, cand, 1) <= 1) found.add(cand);
+    }
+    return found.size === 1 ? [...found][0]! : null;
   }
 
   /** Whether the word at token `i` stands inside a dish name that spells it on purpose (keptSpellings). */
@@ -848,6 +880,15 @@ export class TextCleaner {
     if (word.at(-1) !== word.at(-2) || single.length < 4) return null;
     return this.vocabulary.has(single) || this.misspellings.has(single) ? single : null;
   }
+}
+
+/** The lower-case word of the last word token before token `i`, or null at the start. */
+function wordBefore(tokens: readonly string[], i: number): string | null {
+  for (let j = i - 1; j >= 0; j--) {
+    const word = tokens[j]!.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+    if (word !== '') return word;
+  }
+  return null;
 }
 
 /**
