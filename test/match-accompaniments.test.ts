@@ -95,6 +95,7 @@ t.test('spelledAlike: two names that differ only by a misspelling are one name; 
     ['Hydrabadee Biryani', 'Hyderabadi Biryani'],
     ['Gooseberri Juice', 'Gooseberry Juice'],
     ['Chicken Tikka Masla', 'Chicken Tikka Masala'],
+    ['Shahee Paneer', 'Shahi Paneer'], // two edits in a short word, its consonants kept
   ];
   for (const [a, b] of alike) t.ok(spelledAlike(a, b), `${a} / ${b}`);
   const apart: [string, string][] = [
@@ -105,6 +106,9 @@ t.test('spelledAlike: two names that differ only by a misspelling are one name; 
     ['Biryni', 'Biryani'], // no shared word: a lone typo is not read into a lone word
     ['Paneer Tikka', 'Paneer Tikka'], // the same words are not a spelling difference
     ['Garlic Naan', 'Butter Naan'],
+    // Two edits in a short word that change a consonant are another word, not a misspelling of a known one.
+    ['Palak Paneer', 'Paneer Pataka'],
+    ['Magdal Laddoo', 'Magaj Laddoo'],
   ];
   for (const [a, b] of apart) t.notOk(spelledAlike(a, b), `${a} / ${b}`);
 });

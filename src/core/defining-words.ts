@@ -84,10 +84,13 @@ function isSpellingOf(word: string, other: string, lex: DefiningWordLexicon): bo
   if (word.length < 4 || other.length < 4) return false;
   const max = Math.max(word.length, other.length) >= 5 ? 2 : 1;
   const d = editDistance(word, other, max);
-  // Two edits in a short word are a third of it: only with the first letter kept (shahee / shahi, not zinger / longer).
-  if (d <= 1 || (d <= max && (word[0] === other[0] || Math.min(word.length, other.length) >= 8))) return true;
+  if (d <= 1 || (d <= max && Math.min(word.length, other.length) >= 8)) return true;
+  // Two edits in a short word are a third of it: only with the first letter and the consonants kept (shahee / shahi,
+  // not zinger / longer, nor a consonant changed and a letter added).
   const key = soundKey(word);
-  return key.length >= 3 && key === soundKey(other);
+  const sameSound = key === soundKey(other);
+  if (d <= max && word[0] === other[0] && sameSound) return true;
+  return key.length >= 3 && sameSound;
 }
 
 /** One word is a part of the other's compound ("shake" / "milkshake", "chip" / "chocochip"). */
