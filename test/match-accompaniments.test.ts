@@ -56,7 +56,11 @@ t.test('variantDifference: a flavour added to a dish makes another item, a flavo
   t.equal(why('Dal Makhani', 'Dal Makhani No Onion No Garlic'), null, 'the Jain way of the same dish');
   t.equal(why('Paneer Tikka', 'Paneer Tikka without Cheese'), null);
   t.equal(why('Veg Hakka Rice', 'Veg Hakka Combination'), 'combo', 'a menu\'s "combination" is a combo');
-  t.equal(why('Egg Biryani in Veg Gravy', 'Egg Biryani in Non Veg Gravy'), '+non', 'the non-veg gravy makes another item');
+  t.equal(why('Egg Biryani in Veg Gravy', 'Egg Biryani in Non Veg Gravy'), 'non veg/veg', 'the non-veg gravy makes another item');
+  t.equal(why('Premium Bacon Ranch Salad (without Chicken)', 'Premium Bacon Ranch Salad with Grilled Chicken'), 'without chicken/chicken',
+    'one name is without what the other names');
+  t.equal(why('Chicken Burger No Mayo', 'Chicken Mayo Burger'), 'no mayo/mayo');
+  t.equal(why('Veg Burger No Onion', 'Veg Burger No Onion'), null, 'both without it');
   t.equal(why('Fruit Salad', 'Fruit Salad Our Combinations'), null, '"combinations" of fruit are not a combo');
 });
 
@@ -170,7 +174,7 @@ t.test('variantDifference: a bread against a rice, a different count of one ingr
   t.equal(why('EVM Veg Surprise', 'Veg Surprise'), 'combo', 'an extra value meal is a combo');
   t.equal(why('HM Chicken McGrill', 'Happy Meal-Chicken McGrill'), null, 'HM is the Happy Meal: both are meals');
   t.equal(why('Coolberg Non Alcoholic Beer Peach', 'Coolberg Peach'), null, '"non" is another item only as "non veg"');
-  t.equal(why('Veg Momos', 'Non Veg Momos'), '+non');
+  t.equal(why('Veg Momos', 'Non Veg Momos'), 'non veg/veg');
   t.equal(why('Tandoori Chicken', 'Tandoori Chicken Masala'), '+masala');
   t.equal(why('Mexican Fiesta', 'Mexican Fiesta Thin n Crispy'), '+thin', 'another crust');
   const [chole, tandoori] = await judgePairs([['Chole', 'Chole Masala'], ['Tandoori Chicken', 'Tandoori Chicken Masala']], [0.84, 0.77], 0.85);

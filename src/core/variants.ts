@@ -65,6 +65,25 @@ export function loadFormWords(dir: string): ReadonlySet<string> {
 // the rice, "Brinjal Curry Rice Bowl" beside "Brinjal Curry", or of anything else, "Chicken Shawarma Bowl", is another
 // item) are lexicon/variant_words.tsv's.
 
+/** The words a name says it is without (the word after a negator of lexicon/variant_words.tsv), by position. */
+function negatedPositions(k: Knowledge, words: readonly string[]): Set<number> {
+  const out = new Set<number>();
+  for (let i = 1; i < words.length; i++) if (k.words.variantNegators.has(words[i - 1]!)) out.add(i);
+  return out;
+}
+
+/** A word `a` says it is without that `b` names as one of its own (not after a negator): [negator and word, word], or null. */
+function saysWithoutWhatOtherNames(k: Knowledge, a: readonly string[], b: readonly string[]): [string, string] | null {
+  const negatedA = negatedPositions(k, a);
+  if (negatedA.size === 0) return null;
+  const negatedB = negatedPositions(k, b);
+  for (const i of negatedA) {
+    const word = a[i]!;
+    if (b.some((w, j) => w === word && !negatedB.has(j))) return [`${a[i - 1]} ${word}`, word];
+  }
+  return null;
+}
+
 /** The words a name counts ("four cheese", "8 layer"): word → count (lexicon/number_words.tsv's counted words). */
 function countedWords(k: Knowledge, words: readonly string[]): Map<string, number> {
   const out = new Map<string, number>();
@@ -150,6 +169,9 @@ export function variantDifference(ta: MenuText, tb: MenuText): VariantDifference
     const m = countB.get(word);
     if (m !== undefined && m !== n) return { kind: 'swap', words: [`${n} ${word}`, `${m} ${word}`] };
   }
+  // One name says it is without what the other names: "Salad (without Chicken)" / "Salad with Grilled Chicken".
+  const withoutNamed = saysWithoutWhatOtherNames(k, wa, wb) ?? saysWithoutWhatOtherNames(k, wb, wa);
+  if (withoutNamed !== null) return { kind: 'swap', words: withoutNamed };
   // One dish served on a bread against the same dish on rice is two items: "Kake Da Butter Chicken [Paratha] Bowl" /
   // "[Masala Rice] Bowl", "Chole Bhature" / "Chole Chawal".
   const servedOn = (only: readonly string[]): 'rice' | 'bread' | null =>
