@@ -217,6 +217,29 @@ t.test('admission limit: a full inference queue answers 429 overloaded, not an u
   }
 });
 
+t.test('under a full queue, new texts are refused before they are read; texts read lately pass to the queue', async (t) => {
+  const srv = await startTestServer({ MENU_QUEUE_MAX_ITEMS: '600', MENU_CACHE_BYTES: '0' });
+  t.teardown(() => srv.close());
+  await srv.services.ready;
+  const first = Array.from({ length: 500 }, (_, i) => `Unread Probe ${i} Kulcha`);
+  const second = Array.from({ length: 500 }, (_, i) => `Unread Probe ${i} Paratha`);
+  const running = call(srv.url, 'POST', '/embed', { items: first }, auth);
+  // Wait until the first request's texts are queued: they were read before they were queued.
+  const batcher = srv.services.encoder!.batcher;
+  while (batcher.queuedItems === 0) await new Promise((r) => setTimeout(r, 1));
+  const knowledge = srv.services.knowledge;
+  t.ok(first.every((text) => knowledge.memoHolds('menu-text', text)), 'the admitted texts were read');
+  t.throws(() => srv.services.refuseUnreadIfOverloaded(second), { code: 'overloaded' }, 'unread texts beyond the queue cap are refused up front');
+  t.ok(batcher.queuedItems > 100, 'while the queue is still full');
+  t.doesNotThrow(() => srv.services.refuseUnreadIfOverloaded(first), 'texts read lately are left to the queue’s own check');
+  const refused = await call(srv.url, 'POST', '/embed', { items: second }, auth);
+  t.equal(refused.status, 429);
+  t.equal(refused.body.code, 'overloaded');
+  t.ok(Number(refused.headers.get('retry-after')) >= 1, 'Retry-After is set');
+  t.notOk(second.some((text) => knowledge.memoHolds('menu-text', text)), 'none of the refused texts was cleaned');
+  t.equal((await running).status, 200, 'the admitted request is served');
+});
+
 t.test('health answers 503 loading until models are ready', async (t) => {
   const srv = await startTestServer({}, undefined, false);
   t.teardown(() => srv.close());

@@ -286,6 +286,12 @@ export function parseMenuText(k: Knowledge, original: string): MenuText {
   });
 }
 
+/** Whether `original` was read recently (parseMenuText would answer from the memo): reading it again costs nothing,
+ * and its vector is most likely still in the embedding cache. */
+export function wasRead(k: Knowledge, original: string): boolean {
+  return k.memoHolds('menu-text', original);
+}
+
 /** A text that is already a cleaned name, or is made from one (a query's singular, a pairing target, a word). */
 export function parseCleanedText(k: Knowledge, cleaned: string): MenuText {
   return k.memo('cleaned-text', cleaned, () => new MenuText(k, cleaned, { text: cleaned, name: cleaned, removed: [], corrections: [] }, readingOf(k, cleaned)));

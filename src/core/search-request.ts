@@ -23,6 +23,7 @@ export interface SearchReading {
 export async function readSearch(s: Services, queryText: string, corpusTexts: readonly string[], embeddings: readonly Float32Array[] | null, dimension: Dimension): Promise<SearchReading> {
   const enc = s.requireEncoder();
   const k = s.knowledge;
+  s.refuseUnreadIfOverloaded(embeddings ? [queryText] : [queryText, ...corpusTexts]);
   const spelled = s.requireQuerySpeller().correct(queryText, corpusTexts).text;
   const query = parseMenuText(k, spelled);
   const corpus = corpusTexts.map((t) => parseMenuText(k, t));

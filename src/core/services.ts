@@ -11,7 +11,7 @@ import { vectorBackend } from '../native/index.js';
 import { readCosineCalibration, readMatchGates, type CosineCalibration, type MatchGates, type PairPrecision, type PairScorer } from './match.js';
 import { buildConceptCentroids, type ConceptCentroids } from './search.js';
 import { loadKnowledge, type Knowledge } from './knowledge/index.js';
-import { parseMenuText, type MenuText } from './menu-text.js';
+import { parseMenuText, wasRead, type MenuText } from './menu-text.js';
 import { anchorsNothing, DishAnchors, menuVectors, readMenuVectorSpec, type MenuVectorSpec } from './menu-vector.js';
 import { ServiceMetrics } from './metrics.js';
 
@@ -178,9 +178,25 @@ export class Services {
     this.encoder?.batcher.refuseIfSaturated();
   }
 
+  /**
+   * Throws 429 `overloaded` when the texts of a request that this process has not read lately would be refused by
+   * the encoder's queue. Checked before they are cleaned and tokenised (about 2 ms for 16 new names, on the event
+   * loop): otherwise a flood of new texts is refused only at the queue, after that work, and the refusals take the
+   * event loop the admitted requests need. Texts read lately count as none (they read from the memo and most embed
+   * from the cache); the queue's own check decides at submit for what does need inference.
+   */
+  refuseUnreadIfOverloaded(texts: readonly string[]): void {
+    const batcher = this.encoder?.batcher;
+    if (!batcher || batcher.queuedItems === 0) return;
+    let unread = 0;
+    for (const t of texts) if (!wasRead(this.knowledge, t)) unread++;
+    if (unread > 0) batcher.refuseIfOver(unread);
+  }
+
   /** Read each text (parseMenuText: cleaned once), then embed the cleaned texts. Items that clean to the same text
    * share one vector. */
   async embedTexts(texts: readonly string[], dimension: Dimension): Promise<EmbeddedTexts> {
+    this.refuseUnreadIfOverloaded(texts);
     const read = texts.map((t) => parseMenuText(this.knowledge, t));
     return { texts: read, vectors: await this.vectorsOf(read, dimension) };
   }

@@ -63,7 +63,9 @@ export const matchRoute: Route<{ pairs: TextPair[]; threshold: number }, MatchRe
   },
   async handle(req, ctx) {
     const s = ctx.services;
-    const texts = req.pairs.flatMap((p) => [p.text_a, p.text_b]).map((t) => parseMenuText(s.knowledge, t));
+    const originals = req.pairs.flatMap((p) => [p.text_a, p.text_b]);
+    s.refuseUnreadIfOverloaded(originals);
+    const texts = originals.map((t) => parseMenuText(s.knowledge, t));
     // Both sides are embedded with other-language food words in English, so "Crevettes à l'ail" meets "Garlic Prawns".
     const vectors = await s.vectorsOf(texts, 384);
     const pairs = req.pairs.map((_, i) => [texts[2 * i]!, texts[2 * i + 1]!] as const);

@@ -122,7 +122,8 @@ export class InferenceBatcher {
     this.refuseIfOver(1);
   }
 
-  private refuseIfOver(n: number): void {
+  /** Throws 429 `overloaded` when a request of `n` sequences would be refused now (what `submit` checks first). */
+  refuseIfOver(n: number): void {
     if (this.queued === 0) return;
     const waitMs = this.expectedWaitMs(n);
     const maxWaitMs = this.opts.maxQueueWaitMs ?? 0;

@@ -85,6 +85,8 @@ export interface Knowledge {
    * sets of a dish's names).
    */
   memo<T>(kind: string, text: string, make: () => T): T;
+  /** Whether the memo holds (kind, text) now: what `memo` would answer without running `make`. */
+  memoHolds(kind: string, text: string): boolean;
   /** Builds every table that is otherwise built on first use. */
   prepare(): void;
   /** Wall-clock milliseconds the load took (files and validation; with `prepare`, every table too). */
@@ -158,6 +160,9 @@ export function loadKnowledge(dir: string = KNOWLEDGE_DIR, options: { prepare?: 
     singular: singularOf,
     memo<T>(kind: string, text: string, make: () => T): T {
       return memo.get(`${kind}\u0000${text}`, make) as T;
+    },
+    memoHolds(kind: string, text: string): boolean {
+      return memo.peek(`${kind}\u0000${text}`) !== undefined;
     },
     prepare() {
       lookup.prepare();
