@@ -193,11 +193,16 @@ export class Services {
     if (unread > 0) batcher.refuseIfOver(unread);
   }
 
-  /** Read each text (parseMenuText: cleaned once), then embed the cleaned texts. Items that clean to the same text
-   * share one vector. */
-  async embedTexts(texts: readonly string[], dimension: Dimension): Promise<EmbeddedTexts> {
+  /** Texts as submitted, read (parseMenuText: cleaned once) for embedding: refused first when the queue would refuse
+   * the ones not read lately (refuseUnreadIfOverloaded). */
+  readTexts(texts: readonly string[]): MenuText[] {
     this.refuseUnreadIfOverloaded(texts);
-    const read = texts.map((t) => parseMenuText(this.knowledge, t));
+    return texts.map((t) => parseMenuText(this.knowledge, t));
+  }
+
+  /** Read each text (readTexts), then embed the cleaned texts. Items that clean to the same text share one vector. */
+  async embedTexts(texts: readonly string[], dimension: Dimension): Promise<EmbeddedTexts> {
+    const read = this.readTexts(texts);
     return { texts: read, vectors: await this.vectorsOf(read, dimension) };
   }
 

@@ -1,7 +1,6 @@
 import typia, { tags } from 'typia';
 import { ApiError } from '../core/errors.js';
 import { DEFAULT_COSINE_THRESHOLD, judgePairs } from '../core/match.js';
-import { parseMenuText } from '../core/menu-text.js';
 import { typed, type MenuText, type Route } from './route.js';
 import { dot } from '../core/inference/encoder.js';
 
@@ -63,9 +62,7 @@ export const matchRoute: Route<{ pairs: TextPair[]; threshold: number }, MatchRe
   },
   async handle(req, ctx) {
     const s = ctx.services;
-    const originals = req.pairs.flatMap((p) => [p.text_a, p.text_b]);
-    s.refuseUnreadIfOverloaded(originals);
-    const texts = originals.map((t) => parseMenuText(s.knowledge, t));
+    const texts = s.readTexts(req.pairs.flatMap((p) => [p.text_a, p.text_b]));
     // Both sides are embedded with other-language food words in English, so "Crevettes à l'ail" meets "Garlic Prawns".
     const vectors = await s.vectorsOf(texts, 384);
     const pairs = req.pairs.map((_, i) => [texts[2 * i]!, texts[2 * i + 1]!] as const);
