@@ -57,6 +57,14 @@ const SPELLED_SIZES: Case[] = [
   ['Mutton Biryani 1 Kilo', 'Mutton Biryani'],
   ['Cold Coffee 300 Milliliters', 'Cold Coffee'],
   ['Gulab Jamun Two Kg Tin', 'Gulab Jamun'],
+  // Every count and amount a digit form strips, spelled out too: past twelve, and a length (a pizza's inches).
+  ['Chicken Wings Fried - Fifteen Pieces', 'Chicken Wings Fried'],
+  ['Chicken Nuggets (Twenty Pcs)', 'Chicken Nuggets'],
+  ['Veg Pizza (Twelve Inches)', 'Veg Pizza'],
+  ['Rose Lassi Six Litre', 'Rose Lassi'],
+  // "Approx" only qualifies the portion its bracket gives, so the bracket goes whole.
+  ['Fish Fry (250 Grams Approx, 4-5 Pieces)', 'Fish Fry'],
+  ['Mutton Curry (Approx. 500 Gms)', 'Mutton Curry'],
   ['Veg Thali (Serves One)', 'Veg Thali'],
   ['Mini Meals Serves Two To Three', 'Mini Meals'],
   ['Butter Naan Set Of Two', 'Butter Naan'],
