@@ -40,6 +40,11 @@ t.test('features: diet and protein conflicts, stated by the query', async (t) =>
   t.equal(featuresOf('veg biryani', 'Veg Dum Biryani')('diet_conflict'), 0);
   t.equal(featuresOf('chicken biryani', 'Mutton Biryani')('protein_conflict'), 1, 'another meat');
   t.equal(featuresOf('biryani', 'Mutton Biryani')('protein_conflict'), 0, 'no protein asked, no conflict');
+  // A name of the query's dish that leaves its meat unsaid ("Rogan Josh") is not held by an item of another protein.
+  const otherMeat = featuresOf('mutton rogan josh', 'Paneer Rogan Josh');
+  t.equal(otherMeat('words_other_dish'), 0, 'paneer rogan josh does not hold the mutton dish');
+  t.equal(otherMeat('protein_conflict'), 1);
+  t.equal(featuresOf('minced mutton', 'Mutton Keema Kaleji')('words_other_dish'), 1, 'a form of the dish the query names, of its meat, holds it');
 });
 
 t.test('features: a course need, weighted by how abstract the query is', async (t) => {

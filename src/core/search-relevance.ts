@@ -97,11 +97,12 @@ export function pairEvidence(k: Knowledge, q: QueryUnderstanding, item: SearchIt
   const servingOnly = q.serving !== null && q.terms.length === 0 && q.tags.length === 0 && !q.course && !q.cuisine;
   const qDish = q.profile.dish;
   const sameDish = !!qDish && !!item.dish && qDish.id === item.dish.id;
-  // "minced mutton" is Mutton Keema, so "Mutton Keema Kaleji" holds the dish the query names: a form of it.
-  const containsWords = q.words.length > 0 && (q.words.every((w) => hasWord(k, item.words, w)) || (!sameDish && q.dishNames.some((names) => holdsAll(k, item.words, names))));
+  const flags = conflicts(k, q.stated, item);
+  // "minced mutton" is Mutton Keema, so "Mutton Keema Kaleji" holds the dish the query names: a form of it. A name
+  // that leaves the dish's meat unsaid ("Rogan Josh" of Mutton Rogan Josh) is not held by an item of another protein.
+  const containsWords = q.words.length > 0 && (q.words.every((w) => hasWord(k, item.words, w)) || (!sameDish && !flags.protein_conflict && q.dishNames.some((names) => holdsAll(k, item.words, names))));
   const containsTerms = !containsWords && q.terms.length > 0 && (q.anyOf ? q.terms.some((w) => hasWord(k, item.words, w)) : q.terms.every((w) => hasWord(k, item.words, w)));
   const tagHits = q.tags.filter((t) => item.tags.has(t)).length;
-  const flags = conflicts(k, q.stated, item);
   return {
     k, q, item, cosine, servingOnly, sameDish, containsWords, containsTerms,
     dishEvidence: dishEvidenceOf(k, q, item, sameDish, containsWords, containsTerms),
