@@ -45,6 +45,10 @@ t.test('features: diet and protein conflicts, stated by the query', async (t) =>
   t.equal(otherMeat('words_other_dish'), 0, 'paneer rogan josh does not hold the mutton dish');
   t.equal(otherMeat('protein_conflict'), 1);
   t.equal(featuresOf('minced mutton', 'Mutton Keema Kaleji')('words_other_dish'), 1, 'a form of the dish the query names, of its meat, holds it');
+  // The head word says "the same kind of dish" only within the query's diet and protein.
+  t.equal(featuresOf('hyderabadi biryani', 'Lucknowi Biryani')('head_word'), 1, 'another biryani is of the kind asked');
+  t.equal(featuresOf('chicken biryani', 'Veg Dum Biryani')('head_word'), 0, 'a veg biryani is not of a chicken biryani\'s kind');
+  t.equal(featuresOf('paneer tikka', 'Lal Mirch Fish Tikka')('head_word'), 0, 'nor a fish tikka of a paneer tikka\'s');
 });
 
 t.test('features: a course need, weighted by how abstract the query is', async (t) => {

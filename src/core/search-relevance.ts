@@ -130,7 +130,8 @@ const is = (b: boolean): number => (b ? 1 : 0);
 const dishIs = (kind: DishEvidence) => (e: PairEvidence): number => is(e.dishEvidence === kind);
 const contains = (e: PairEvidence): boolean => e.containsWords || e.containsTerms;
 const headWordOnly = (e: PairEvidence): boolean => {
-  if (contains(e) || e.q.terms.length < 2) return false;
+  // A kind of dish of another diet than the query's is not its kind: "Veg Biryani" for "chicken biryani".
+  if (contains(e) || e.q.terms.length < 2 || e.dietConflict || e.proteinConflict) return false;
   // Its last word, a dish type, not a protein: "butter chicken" does not ask for every chicken dish.
   const head = e.q.terms.at(-1)!;
   return hasWord(e.k, e.item.words, head) && !isProteinWord(e.k, head);
