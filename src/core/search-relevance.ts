@@ -98,8 +98,8 @@ export function pairEvidence(k: Knowledge, q: QueryUnderstanding, item: SearchIt
   const qDish = q.profile.dish;
   const sameDish = !!qDish && !!item.dish && qDish.id === item.dish.id;
   const flags = conflicts(k, q.stated, item);
-  // "minced mutton" is Mutton Keema, so "Mutton Keema Kaleji" holds the dish the query names: a form of it. A name
-  // that leaves the dish's meat unsaid ("Rogan Josh" of Mutton Rogan Josh) is not held by an item of another protein.
+  // "minced mutton" is Mutton Keema, so "Mutton Keema Kaleji" holds the dish the query names: a form of it. A name of
+  // the dish that leaves its meat unsaid is not held by an item of another protein (a paneer one, for a mutton dish).
   const containsWords = q.words.length > 0 && (q.words.every((w) => hasWord(k, item.words, w)) || (!sameDish && !flags.protein_conflict && q.dishNames.some((names) => holdsAll(k, item.words, names))));
   const containsTerms = !containsWords && q.terms.length > 0 && (q.anyOf ? q.terms.some((w) => hasWord(k, item.words, w)) : q.terms.every((w) => hasWord(k, item.words, w)));
   const tagHits = q.tags.filter((t) => item.tags.has(t)).length;
@@ -130,7 +130,8 @@ const is = (b: boolean): number => (b ? 1 : 0);
 const dishIs = (kind: DishEvidence) => (e: PairEvidence): number => is(e.dishEvidence === kind);
 const contains = (e: PairEvidence): boolean => e.containsWords || e.containsTerms;
 const headWordOnly = (e: PairEvidence): boolean => {
-  // A kind of dish of another diet than the query's is not its kind: "Veg Biryani" for "chicken biryani".
+  // The head word names the query's kind of dish only within its diet and protein: a veg or a fish one of that kind
+  // does not answer a query whose dish is chicken or paneer.
   if (contains(e) || e.q.terms.length < 2 || e.dietConflict || e.proteinConflict) return false;
   // Its last word, a dish type, not a protein: "butter chicken" does not ask for every chicken dish.
   const head = e.q.terms.at(-1)!;
