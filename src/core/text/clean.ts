@@ -192,9 +192,10 @@ function promoPatternRes(words: WordLexicons): RegExp[] {
     /[([]\s*\d+\s*\+\s*\d+\s*(?:free)?\s*[)\]]/giu,
   ];
 }
-/** Units of weight, volume and length as menus abbreviate them after a number; the units a number counts (pieces, cups)
- * are cleaning_words.tsv's counted_unit rows. */
-const UNIT = '(?:ml|l|ltr|ltrs|litre|litres|liter|liters|cl|oz|fl\\.?\\s?oz|g|gm|gms|gr|gram|grams|grm|grms|kg|kgs|lb|lbs|inch|inches|cm|pax)';
+/** Units of weight, volume and length as menus abbreviate them after a number, beside the units cleaning_words.tsv
+ * spells out (its measure rows, read in words too: "Twelve Inches"); the units a number counts (pieces, cups) are its
+ * counted_unit rows. */
+const UNIT = '(?:ml|l|ltr|ltrs|litre|litres|liter|liters|cl|oz|fl\\.?\\s?oz|g|gm|gms|gr|gram|grams|grm|grms|kg|kgs|lb|lbs|cm|pax)';
 /** The size patterns; the words of packs and containers are the lexicon's (cleaning_words.tsv). */
 function sizePatternRes(words: WordLexicons): RegExp[] {
   /** A pack word after a quantity belongs to the quantity ("Diet Coke 300ml Can", "Pepsi 475ml Pet"). */
@@ -218,8 +219,8 @@ function sizePatternRes(words: WordLexicons): RegExp[] {
     // edge, in digits or in words ("for Two").
     new RegExp(`${WB_START}for\\s+(?:\\d{1,2}(?:\\s*(?:-|to)\\s*\\d{1,2})?|(?:${counts})${WB_END})(?=\\s*(?:$|[)\\]}\\-–—:|,+([{&]|(?:with|non|veg)(?![\\p{L}])))`, 'giu'),
     new RegExp(`${WB_START}(?:\\d+\\s*/\\s*\\d+|\\d+(?:\\.\\d+)?(?:\\s*(?:-|to)\\s*\\d+(?:\\.\\d+)?)?)\\s*(?:${UNIT}|${counted}|${measure})${WB_END}${containerAfterQuantity}(?:\\s+each${WB_END})?`, 'giu'),
-    // A quantity glued to the word before it is still one ("Sprite750ml", a brand then "1 Ltr"), for the units of weight
-    // and volume, which nothing else ends with (unlike a bare "g" or "l").
+    // A quantity glued to the word before it is still one ("Sprite750ml", a brand then "1 Ltr"), for the units of weight,
+    // volume and length spelled out, which nothing else ends with (unlike a bare "g" or "l").
     new RegExp(`(?<=\\p{L})\\d+(?:\\.\\d+)?\\s*(?:${measure})${WB_END}${containerAfterQuantity}`, 'giu'),
     // Nutrition facts printed in the name: "[55g Protein]", "(Protein-25g)", "[284 Kcal]".
     new RegExp(`${WB_START}\\d+(?:\\.\\d+)?\\s*(?:g|gm|gms|grams?)?\\s*(?:-\\s*)?(?:protein|carbs?|carbohydrates?|fats?|fib(?:re|er)|sugars?)${WB_END}`, 'giu'),
@@ -230,7 +231,7 @@ function sizePatternRes(words: WordLexicons): RegExp[] {
     new RegExp(`${WB_START}\\d+(?:\\.\\d+)?\\s*(?:"|''+|″|”)`, 'gu'),
   ];
 }
-/** An amount spelled out before a unit of weight or volume: "Biryani Half Kg", "Lassi One Litre". */
+/** An amount spelled out before a unit of weight, volume or length: "Biryani Half Kg", "Lassi One Litre", "Twelve Inches". */
 function spelledQuantityRe(words: WordLexicons): RegExp {
   return new RegExp(`${WB_START}(?:${literalAlternatives([...words.numbers.quantity.keys()])})\\s*(?:${literalAlternatives(words.cleaning.measure)})${WB_END}`, 'giu');
 }
