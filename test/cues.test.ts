@@ -664,7 +664,7 @@ t.test('the lexicons are big enough to be useful', async (t) => {
 function knowledgeCopyWith(file: string, edit: (text: string) => string): string {
   const dir = mkdtempSync(join(tmpdir(), 'cues-'));
   mkdirSync(join(dir, 'lexicon'));
-  for (const f of ['diet.tsv', 'protein.tsv', 'category.tsv', 'cuisine_cues.tsv', 'flavours.tsv']) {
+  for (const f of ['diet.tsv', 'protein.tsv', 'category.tsv', 'cuisine_cues.tsv', 'flavours.tsv', 'proteins.tsv']) {
     const text = readFileSync(join(KNOWLEDGE_DIR, 'lexicon', f), 'utf8');
     writeFileSync(join(dir, 'lexicon', f), f === file ? edit(text) : text);
   }

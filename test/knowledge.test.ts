@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { KNOWLEDGE_DIR, REPO_ROOT } from '../src/core/paths.js';
 import {
   CUISINE_LABELS,
+  cuisineAffinity,
   MIN_DISHES_PER_CUISINE,
   MIN_DISHES_TOTAL,
   loadDishBook,
@@ -14,6 +15,7 @@ import {
 } from '../src/core/knowledge/index.js';
 import { lookupWords, splitCombo } from '../src/core/knowledge/lookup.js';
 import { WORD_LIST_FILES } from '../src/core/knowledge/words.js';
+import { proteinOf } from '../src/core/knowledge/cues.js';
 import { measureCoverage } from '../src/core/knowledge/coverage.js';
 
 /** The checkout's knowledge, loaded once for this file. */
@@ -390,4 +392,51 @@ t.test('knowledge/README.md documents the conventions the data follows', async (
   t.match(readme, /Ambur/, 'regional biryanis convention');
   t.match(readme, /ambiguous/i);
   t.match(readme, /Devanagari/);
+});
+
+// lexicon/cuisines.tsv and lexicon/proteins.tsv: what a cuisine is as a kitchen and what kind of food a protein is.
+t.test('cuisines.tsv: every cuisine label once, read into the kitchen table', async (t) => {
+  const { cuisines } = knowledge.book;
+  t.same([...cuisines.family.keys()].sort(), [...CUISINE_LABELS].sort(), 'one row per cuisine label');
+  t.equal(cuisines.family.get('Mughlai'), 'indian');
+  t.equal(cuisines.family.get('Korean'), 'east_asian');
+  t.equal(cuisines.family.get('Beverages'), 'anything');
+  t.ok(cuisines.eatenWithBread.has('North Indian') && !cuisines.eatenWithBread.has('Chinese'), 'bread column');
+  t.equal(cuisineAffinity(cuisines, 'Thai', 'Chinese'), 0.6, 'same family');
+  t.equal(cuisineAffinity(cuisines, 'Italian', 'Chinese'), 0.1, 'another family');
+  t.equal(cuisineAffinity(cuisines, 'Desserts', 'Chinese'), 0.5, 'goes with anything');
+});
+
+t.test('cuisines.tsv and proteins.tsv: the loader rejects a missing, repeated or unknown row with file:line', async (t) => {
+  const edits: { name: string; file: string; edit: (body: string) => string; error: RegExp }[] = [
+    { name: 'a cuisine without its row', file: 'cuisines.tsv', edit: (b) => b.replace(/^Korean\t.*\n/m, ''), error: /cuisines\.tsv: no row for Korean/ },
+    { name: 'a cuisine twice', file: 'cuisines.tsv', edit: (b) => `${b}Thai\teast_asian\tno\t\n`, error: /cuisines\.tsv:\d+: cuisine "Thai" is listed twice/ },
+    { name: 'an unknown family', file: 'cuisines.tsv', edit: (b) => b.replace(/^Thai\teast_asian/m, 'Thai\tasian'), error: /cuisines\.tsv:\d+: family "asian" is not one of/ },
+    { name: 'a bread value other than yes or no', file: 'cuisines.tsv', edit: (b) => b.replace(/^Thai\teast_asian\tno/m, 'Thai\teast_asian\tsometimes'), error: /cuisines\.tsv:\d+: bread "sometimes"/ },
+    { name: 'a protein without its row', file: 'proteins.tsv', edit: (b) => b.replace(/^tofu\t.*\n/m, ''), error: /proteins\.tsv: no row for tofu/ },
+    { name: 'an unknown protein kind', file: 'proteins.tsv', edit: (b) => b.replace(/^squid\tseafood/m, 'squid\tfish'), error: /proteins\.tsv:\d+: kind "fish" is not one of meat, seafood, egg, vegetarian/ },
+  ];
+  for (const c of edits) {
+    const dir = mkdtempSync(join(tmpdir(), 'kb-kitchen-'));
+    cpSync(KNOWLEDGE_DIR, dir, { recursive: true });
+    const path = join(dir, 'lexicon', c.file);
+    writeFileSync(path, c.edit(readFileSync(path, 'utf8')));
+    t.throws(() => loadKnowledge(dir), c.error, c.name);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+t.test('proteins.tsv decides between named proteins: its kinds, not a list in the code', async (t) => {
+  // With squid read as meat, a fish-and-squid name is no longer "several sea proteins" (seafood) but two meats, the
+  // first named leading; with paneer read as meat, it beats the egg of a paneer egg roll.
+  const dir = mkdtempSync(join(tmpdir(), 'kb-protein-kinds-'));
+  cpSync(KNOWLEDGE_DIR, dir, { recursive: true });
+  const path = join(dir, 'lexicon', 'proteins.tsv');
+  t.equal(proteinOf(knowledge.cues, 'Fish and Squid Platter').value, 'seafood');
+  t.equal(proteinOf(knowledge.cues, 'Paneer Egg Roll').value, 'egg');
+  writeFileSync(path, readFileSync(path, 'utf8').replace(/^squid\tseafood/m, 'squid\tmeat').replace(/^paneer\tvegetarian/m, 'paneer\tmeat'));
+  const edited = loadKnowledge(dir);
+  t.equal(proteinOf(edited.cues, 'Fish and Squid Platter').value, 'fish');
+  t.equal(proteinOf(edited.cues, 'Paneer Egg Roll').value, 'paneer');
+  rmSync(dir, { recursive: true, force: true });
 });

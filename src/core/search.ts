@@ -358,13 +358,14 @@ function pairingQuery(query: MenuText, targetText: string): QueryUnderstanding {
 /** The gates of the pairing rule's probabilities: at least even odds, within 0.5 of the best. */
 export const PAIRING_GATES = { floor: 0.5, band: 0.5 } as const;
 
-function pairingRelevance(target: NonNullable<QueryUnderstanding['pairWith']>, item: SearchItem, cosine: number): number {
+function pairingRelevance(k: Knowledge, target: NonNullable<QueryUnderstanding['pairWith']>, item: SearchItem, cosine: number): number {
   // Only an accompanying course clears the floor (a side with a main, a main with a bread), and only from a kitchen of
   // the same family: an ice-cream parlour or a pizzeria has nothing to go with a biryani.
   let z = 2 * (cosine - 0.4) + pairingScore(target, item.course) - 1.5;
   if (target.cuisine && item.cuisine) {
     // Either way round, so that a drink, dessert or bake on either side goes with anything.
-    const affinity = Math.max(cuisineAffinity(item.cuisine, target.cuisine), cuisineAffinity(target.cuisine, item.cuisine));
+    const cuisines = k.book.cuisines;
+    const affinity = Math.max(cuisineAffinity(cuisines, item.cuisine, target.cuisine), cuisineAffinity(cuisines, target.cuisine, item.cuisine));
     z += affinity === 1 ? 0.5 : affinity >= 0.5 ? 0 : -1.5;
   }
   return 1 / (1 + Math.exp(-z));
@@ -549,7 +550,7 @@ export function searchItems(k: Knowledge, q: QueryUnderstanding, texts: readonly
 
 /** Relevance probability of one item for the query: the fitted precision stage, or the pairing rule for "goes with". */
 export function relevanceOf(k: Knowledge, ranker: SearchRanker, q: QueryUnderstanding, item: SearchItem, cosine: number): number {
-  if (q.pairWith) return pairingRelevance(q.pairWith, item, cosine);
+  if (q.pairWith) return pairingRelevance(k, q.pairWith, item, cosine);
   return ranker.relevance(relevanceFeatures(k, q, item, cosine));
 }
 

@@ -1,7 +1,7 @@
 import { HeadSlot, headProbabilities, predictCuisines, type CuisineOrUncertain } from './classify.js';
 import { vegOrNot, type ItemProfile } from './items.js';
 import type { MenuText } from './menu-text.js';
-import { COURSES, CUISINE_FAMILIES, cuisineAffinity, type Course, type Cuisine, type Knowledge } from './knowledge/index.js';
+import { COURSES, cuisineAffinity, type Course, type Cuisine, type CuisineTable, type Knowledge } from './knowledge/index.js';
 import { literalAlternatives } from './knowledge/words.js';
 import { DEFAULT_COSINE_THRESHOLD, judgePairs, type PairPrecision } from './match.js';
 import { CONFIDENT_DISH_SCORE } from './knowledge/lookup.js';
@@ -96,8 +96,6 @@ const CLOSE_HIGH = 0.6;
 /** Candidate pairs below this cosine skip the same-dish judgement (far below any match threshold). */
 const SAME_DISH_GATE = 0.5;
 
-/** Cuisines whose curries, kebabs and gravies are eaten with bread (rice and noodle mains are not). */
-const BREAD_CUISINES: ReadonlySet<string> = new Set(['North Indian', 'Mughlai', 'South Indian', 'Middle Eastern']);
 
 /** The words of a rice or noodle main (lexicon/no_bread_words.txt), as whole words of a cleaned name. */
 function noBreadPattern(k: Knowledge): RegExp {
@@ -105,8 +103,8 @@ function noBreadPattern(k: Knowledge): RegExp {
 }
 
 /** A main eaten with bread: a curry or gravy of a bread cuisine, not a biryani, pulao or noodle dish (`noBread`). */
-function wantsBread(item: ItemFacts, noBread: RegExp): boolean {
-  if (item.category !== 'main' || item.cuisine === 'uncertain' || !BREAD_CUISINES.has(item.cuisine)) return false;
+function wantsBread(cuisines: CuisineTable, item: ItemFacts, noBread: RegExp): boolean {
+  if (item.category !== 'main' || item.cuisine === 'uncertain' || !cuisines.eatenWithBread.has(item.cuisine)) return false;
   const tags = item.profile.dish?.tags ?? [];
   return !tags.includes('rice') && !tags.includes('noodles') && !noBread.test(item.cleaned);
 }
@@ -136,7 +134,7 @@ function pairing(category: Course, cart: CartSummary): number {
 }
 
 /** Plain-words reason for a suggestion. */
-function reasonFor(item: ItemFacts, fillsGap: boolean, cart: CartSummary): string {
+function reasonFor(cuisines: CuisineTable, item: ItemFacts, fillsGap: boolean, cart: CartSummary): string {
   if (fillsGap) {
     switch (item.category) {
       case 'beverage':
@@ -152,7 +150,7 @@ function reasonFor(item: ItemFacts, fillsGap: boolean, cart: CartSummary): strin
     }
   }
   const noun = item.category === 'main' ? 'main course' : item.category === 'beverage' ? 'drink' : item.category;
-  const sameFoodCuisine = item.cuisine !== 'uncertain' && item.cuisine === cart.cuisine && CUISINE_FAMILIES[item.cuisine] !== 'anything';
+  const sameFoodCuisine = item.cuisine !== 'uncertain' && item.cuisine === cart.cuisine && cuisines.family.get(item.cuisine) !== 'anything';
   if (sameFoodCuisine) return `More ${item.cuisine}: a ${noun} to go with your order`;
   return `Another ${noun} that goes well with your order`;
 }
@@ -169,7 +167,7 @@ export function cartDietary(cart: readonly Pick<ItemFacts, 'cartDiet' | 'categor
 const COURSE_WEIGHT: Readonly<Record<Course, number>> = { main: 3, side: 2, bread: 1.5, dessert: 1, beverage: 1 };
 
 /** The cart's cuisine: a course-weighted vote, where drinks, desserts and bakery count only if nothing else does. */
-export function cartCuisine(cart: readonly ItemFacts[]): CuisineOrUncertain {
+export function cartCuisine(cuisines: CuisineTable, cart: readonly ItemFacts[]): CuisineOrUncertain {
   const vote = (admit: (c: Cuisine) => boolean): CuisineOrUncertain => {
     const tally = new Map<Cuisine, number>();
     for (const item of cart) {
@@ -186,7 +184,7 @@ export function cartCuisine(cart: readonly ItemFacts[]): CuisineOrUncertain {
     }
     return best;
   };
-  const food = vote((c) => CUISINE_FAMILIES[c] !== 'anything');
+  const food = vote((c) => cuisines.family.get(c) !== 'anything');
   return food !== 'uncertain' ? food : vote(() => true);
 }
 
@@ -326,12 +324,13 @@ export async function suggestWithDetail(
 
   const categories = new Set(namedCart.map((c) => c.category));
   const noBread = noBreadPattern(k);
-  const cuisine = cartCuisine(namedCart);
+  const kitchens = k.book.cuisines;
+  const cuisine = cartCuisine(kitchens, namedCart);
   const summary: CartSummary = {
     categories,
     cuisine,
     dietary: cartDietary(namedCart),
-    hasBreadMain: namedCart.some((item) => wantsBread(item, noBread)),
+    hasBreadMain: namedCart.some((item) => wantsBread(kitchens, item, noBread)),
   };
 
   // Filters that need no ranking: diet, non-food, same dish as a cart item.
@@ -366,7 +365,7 @@ export async function suggestWithDetail(
   const quality = new Map<number, number>();
   for (const { m, i } of candidates) {
     const close = Math.min(1, Math.max(0, (closeness[i]! - CLOSE_LOW) / (CLOSE_HIGH - CLOSE_LOW)));
-    quality.set(i, WEIGHTS.affinity * cuisineAffinity(m.cuisine, cuisine) + WEIGHTS.pairing * pairing(m.category, summary) + WEIGHTS.closeness * close);
+    quality.set(i, WEIGHTS.affinity * cuisineAffinity(kitchens, m.cuisine, cuisine) + WEIGHTS.pairing * pairing(m.category, summary) + WEIGHTS.closeness * close);
   }
 
   // Greedy: take the best current score; a category stops counting as missing once a suggestion covers it.
@@ -409,7 +408,7 @@ export async function suggestWithDetail(
       return {
         item: m.original,
         category: m.category,
-        reason: reasonFor(m, fillsGap, summary),
+        reason: reasonFor(kitchens, m, fillsGap, summary),
         score: round4(Math.min(1, Math.max(0, score))),
         cuisine_match: cuisine !== 'uncertain' && m.cuisine === cuisine,
       };

@@ -296,6 +296,25 @@ export interface CueLexicons {
   readonly cuisine: KeywordTrie<CuisineEntry>;
   /** flavours.tsv: a keyword may carry several tags ("nutella": chocolate, nutty), one row each. */
   readonly flavour: KeywordTrie<readonly Tag[]>;
+  /** proteins.tsv: what kind of food each protein is, which decides between several named ones. */
+  readonly proteinKinds: ReadonlyMap<Protein, ProteinKind>;
+}
+
+export const PROTEIN_KINDS = ['meat', 'seafood', 'egg', 'vegetarian'] as const;
+export type ProteinKind = (typeof PROTEIN_KINDS)[number];
+
+/** Reads lexicon/proteins.tsv: every protein of the enum once, with its kind. */
+function loadProteinKinds(path: string): ReadonlyMap<Protein, ProteinKind> {
+  const kinds = new Map<Protein, ProteinKind>();
+  for (const row of readTsv(path, ['protein', 'kind', 'note'])) {
+    const where = `${row.file}:${row.line}`;
+    const protein = parseEnum(row.cells[0], PROTEINS, 'protein', where);
+    if (kinds.has(protein)) throw new Error(`${where}: protein "${protein}" is listed twice`);
+    kinds.set(protein, parseEnum(row.cells[1], PROTEIN_KINDS, 'kind', where));
+  }
+  const missing = PROTEINS.filter((p) => !kinds.has(p));
+  if (missing.length > 0) throw new Error(`${path}: no row for ${missing.join(', ')}`);
+  return kinds;
 }
 
 function parseEnum<T extends string>(value: string | undefined, allowed: readonly T[], what: string, where: string): T {
@@ -339,6 +358,7 @@ export function loadCueLexicons(dir: string, boundaries: TextBoundaries): CueLex
       strength: parseEnum(c[2], CUE_STRENGTHS, 'strength', where),
     }), boundaries),
     flavour: loadFlavours(join(lex, 'flavours.tsv'), boundaries),
+    proteinKinds: loadProteinKinds(join(lex, 'proteins.tsv')),
   };
 }
 
@@ -501,9 +521,6 @@ export function dietMarkers(lex: CueLexicons, text: string): DietMarkers {
 // ---------------------------------------------------------------------------------------------------------------
 // Protein
 
-const VEG_PROTEINS: ReadonlySet<Protein> = new Set(['paneer', 'soya', 'mushroom', 'tofu']);
-const SEA_PROTEINS: ReadonlySet<Protein> = new Set(['fish', 'prawn', 'crab', 'lobster', 'squid', 'seafood']);
-
 function overlaps(a: { start: number; end: number }, b: { start: number; end: number }): boolean {
   return a.start < b.end && b.start < a.end;
 }
@@ -516,12 +533,17 @@ interface NamedProtein {
 }
 
 /** Which named proteins win, best tier first, with the confidence of a tier that names a single protein. */
-const PROTEIN_TIERS: readonly { readonly admits: (n: NamedProtein) => boolean; readonly confidence: number }[] = [
-  { admits: (n) => !VEG_PROTEINS.has(n.protein) && n.protein !== 'egg' && !n.implied, confidence: 0.95 },
-  { admits: (n) => !VEG_PROTEINS.has(n.protein) && n.protein !== 'egg', confidence: 0.75 },
-  { admits: (n) => n.protein === 'egg', confidence: 0.9 },
-  { admits: (n) => VEG_PROTEINS.has(n.protein), confidence: 0.9 },
+const PROTEIN_TIERS: readonly { readonly admits: (n: NamedProtein, kind: ProteinKind) => boolean; readonly confidence: number }[] = [
+  { admits: (n, kind) => animal(kind) && !n.implied, confidence: 0.95 },
+  { admits: (_, kind) => animal(kind), confidence: 0.75 },
+  { admits: (_, kind) => kind === 'egg', confidence: 0.9 },
+  { admits: (_, kind) => kind === 'vegetarian', confidence: 0.9 },
 ];
+
+/** Meat or seafood: what beats egg and the vegetarian proteins. */
+function animal(kind: ProteinKind): boolean {
+  return kind === 'meat' || kind === 'seafood';
+}
 
 function proteinFromTokens(tokens: readonly CueToken[], lex: CueLexicons, diet: DietReading): Cue<Protein | null> {
   const overriddenSpans = diet.matches.filter((_, k) => diet.overridden.has(k));
@@ -529,18 +551,17 @@ function proteinFromTokens(tokens: readonly CueToken[], lex: CueLexicons, diet: 
   const named: NamedProtein[] = [];
   for (const m of matchKeywords(lex.protein, tokens)) {
     if (m.value === '-') continue;
-    const animal = !VEG_PROTEINS.has(m.value);
     // A meat or egg word that the diet rules turned veg ("Veg Seekh", "Soya Chicken", "Eggless") names no meat.
-    if (animal && overriddenSpans.some((s) => overlaps(s, m))) continue;
+    if (lex.proteinKinds.get(m.value) !== 'vegetarian' && overriddenSpans.some((s) => overlaps(s, m))) continue;
     named.push({ protein: m.value, keyword: m.keyword, implied: defaultSpans.some((s) => overlaps(s, m)) });
   }
   for (const tier of PROTEIN_TIERS) {
-    const picked = named.filter(tier.admits);
+    const picked = named.filter((n) => tier.admits(n, lex.proteinKinds.get(n.protein)!));
     if (picked.length === 0) continue;
     const distinct = [...new Set(picked.map((n) => n.protein))];
     const evidence = picked.map((n) => n.keyword);
     if (distinct.length === 1) return { value: distinct[0]!, confidence: tier.confidence, evidence };
-    if (distinct.every((p) => SEA_PROTEINS.has(p))) return { value: 'seafood', confidence: 0.85, evidence };
+    if (distinct.every((p) => lex.proteinKinds.get(p) === 'seafood')) return { value: 'seafood', confidence: 0.85, evidence };
     // Two different meats ("Chicken and Mutton Biryani"): the first named leads, with less certainty.
     return { value: picked[0]!.protein, confidence: Math.min(tier.confidence, 0.7), evidence };
   }

@@ -10,28 +10,49 @@ export const CUISINE_LABELS = [
 ] as const;
 export type Cuisine = (typeof CUISINE_LABELS)[number];
 
-/** Which kitchens' dishes go together in one meal; drinks, desserts and bakes go with anything. */
-export const CUISINE_FAMILIES: Readonly<Record<Cuisine, 'indian' | 'east_asian' | 'western' | 'anything'>> = {
-  'North Indian': 'indian', 'South Indian': 'indian', Mughlai: 'indian',
-  Chinese: 'east_asian', Thai: 'east_asian', Japanese: 'east_asian', Korean: 'east_asian', Vietnamese: 'east_asian',
-  'SE Asian': 'east_asian',
-  Italian: 'western', American: 'western', Continental: 'western', European: 'western', Mexican: 'western',
-  Mediterranean: 'western', 'Middle Eastern': 'western',
-  Beverages: 'anything', Desserts: 'anything', Bakery: 'anything',
-};
+export const CUISINE_FAMILY_NAMES = ['indian', 'east_asian', 'western', 'anything'] as const;
+/** Which kitchens' dishes go together in one meal; `anything` (drinks, desserts, bakes) goes with any. */
+export type CuisineFamily = (typeof CUISINE_FAMILY_NAMES)[number];
+
+/** What each cuisine label is as a kitchen (lexicon/cuisines.tsv). */
+export interface CuisineTable {
+  readonly family: ReadonlyMap<Cuisine, CuisineFamily>;
+  /** Cuisines whose curries, kebabs and gravies are eaten with bread (rice and noodle mains are not). */
+  readonly eatenWithBread: ReadonlySet<Cuisine>;
+}
+
+export const CUISINES_HEADER = ['cuisine', 'family', 'bread', 'note'] as const;
+
+/** Reads lexicon/cuisines.tsv: every cuisine label once, with its family and whether its mains are eaten with bread. */
+export function loadCuisineTable(dir: string = KNOWLEDGE_DIR): CuisineTable {
+  const family = new Map<Cuisine, CuisineFamily>();
+  const eatenWithBread = new Set<Cuisine>();
+  const path = join(dir, 'lexicon', 'cuisines.tsv');
+  for (const row of readTsv(path, CUISINES_HEADER)) {
+    const where = `${row.file}:${row.line}`;
+    const [label = '', fam = '', bread = ''] = row.cells;
+    const cuisine = parseEnum(label, CUISINE_LABELS, 'cuisine', where);
+    if (family.has(cuisine)) throw new Error(`${where}: cuisine "${cuisine}" is listed twice`);
+    family.set(cuisine, parseEnum(fam, CUISINE_FAMILY_NAMES, 'family', where));
+    if (parseEnum(bread, ['yes', 'no'] as const, 'bread', where) === 'yes') eatenWithBread.add(cuisine);
+  }
+  const missing = CUISINE_LABELS.filter((c) => !family.has(c));
+  if (missing.length > 0) throw new Error(`${path}: no row for ${missing.join(', ')}`);
+  return { family, eatenWithBread };
+}
 
 /**
  * How well an item of cuisine `item` goes with a meal of cuisine `meal`: 1 the same cuisine, 0.6 the same family, 0.5
  * a drink, dessert or bake (or a meal of unknown cuisine), 0.3 an item of unknown cuisine, 0.1 another family. Shared
  * by /suggest (cart affinity) and /search ("something to go with biryani").
  */
-export function cuisineAffinity(item: Cuisine | 'uncertain', meal: Cuisine | 'uncertain'): number {
+export function cuisineAffinity(cuisines: CuisineTable, item: Cuisine | 'uncertain', meal: Cuisine | 'uncertain'): number {
   if (item === 'uncertain') return 0.3;
-  const family = CUISINE_FAMILIES[item];
+  const family = cuisines.family.get(item);
   if (family === 'anything') return 0.5;
   if (meal === 'uncertain') return 0.5;
   if (item === meal) return 1;
-  return family === CUISINE_FAMILIES[meal] ? 0.6 : 0.1;
+  return family === cuisines.family.get(meal) ? 0.6 : 0.1;
 }
 
 export const COURSES = ['main', 'side', 'bread', 'dessert', 'beverage'] as const;
@@ -123,6 +144,8 @@ export interface DishBook {
   /** nameKey(name or alias) → dish ids (more than one only for names listed as ambiguous). */
   readonly byKey: ReadonlyMap<string, readonly number[]>;
   readonly ambiguous: ReadonlySet<string>;
+  /** What each cuisine label is as a kitchen (lexicon/cuisines.tsv). */
+  readonly cuisines: CuisineTable;
 }
 
 function parseEnum<T extends string>(value: string, allowed: readonly T[], what: string, where: string): T {
@@ -187,5 +210,5 @@ export function loadDishBook(dir: string = KNOWLEDGE_DIR): DishBook {
       throw new Error(`knowledge: "${key}" names ${names}; list it in knowledge/lexicon/ambiguous.txt if it really is ambiguous`);
     }
   }
-  return { dishes, byKey, ambiguous };
+  return { dishes, byKey, ambiguous, cuisines: loadCuisineTable(dir) };
 }

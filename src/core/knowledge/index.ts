@@ -30,7 +30,7 @@ import type { DefiningWordLexicon } from '../defining-words.js';
 import { compileServingPatterns } from '../servings.js';
 import type { ServingPatterns } from '../servings.js';
 
-export { CUISINE_FAMILIES, CUISINE_LABELS, COURSES, cuisineAffinity, DIETS, PROTEINS, TAGS, loadDishBook, nameKey } from './dishes.js';
+export { CUISINE_LABELS, COURSES, cuisineAffinity, type CuisineTable, DIETS, PROTEINS, TAGS, loadDishBook, nameKey } from './dishes.js';
 export type { Course, Cuisine, Diet, Dish, DishBook, Protein, Tag } from './dishes.js';
 export { buildDishLookup, guardSignature, loadLookupLexicons, splitCombo, FUZZY_FLOOR } from './lookup.js';
 export type { ComboMatch, DishLookup, DishMatch, LookupLexicons, TokenCue } from './lookup.js';
@@ -347,6 +347,9 @@ export function validateKnowledge(dir: string = KNOWLEDGE_DIR): KnowledgeReport 
   } catch (err) {
     problems.push((err as Error).message);
   }
+  // Read by the load, which checks every cuisine label and protein has its one row.
+  lexicons['cuisines.tsv'] = knowledge.book.cuisines.family.size;
+  lexicons['proteins.tsv'] = knowledge.cues.proteinKinds.size;
   for (const [f, header] of tsvFiles) {
     try {
       const rows = readTsv(join(dir, 'lexicon', f), header);

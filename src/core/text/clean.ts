@@ -2,7 +2,7 @@ import { Memo } from '../memo.js';
 import { join } from 'node:path';
 import { readList } from '../knowledge/tsv.js';
 import { readMisspellings } from '../knowledge/spellings.js';
-import { CUISINE_FAMILIES, type DishBook } from '../knowledge/dishes.js';
+import type { DishBook } from '../knowledge/dishes.js';
 import { hasIndicScript, soundKey, transliterateIndic, type DevanagariTables } from '../knowledge/transliterate.js';
 import { literalAlternatives, type WordLexicons } from '../knowledge/words.js';
 import { editDistance } from './edit-distance.js';
@@ -58,7 +58,7 @@ export interface CleaningLexicon {
    */
   readonly keptSpellings: ReadonlyMap<string, readonly (readonly string[])[]>;
   /**
-   * Lower-case words that only dishes of the Indian cuisines (CUISINE_FAMILIES 'indian') name: romanised Hindi and
+   * Lower-case words that only dishes of the Indian cuisines (family `indian` in lexicon/cuisines.tsv) name: romanised Hindi and
    * Urdu, which menus spell in more than one way.
    */
   readonly indianWords: ReadonlySet<string>;
@@ -122,7 +122,7 @@ export function loadCleaningLexicon(dir: string, book: DishBook, devanagari: Dev
   const indianWords = new Set<string>();
   const otherWords = new Set<string>();
   for (const dish of book.dishes) {
-    const into = CUISINE_FAMILIES[dish.cuisine] === 'indian' ? indianWords : otherWords;
+    const into = book.cuisines.family.get(dish.cuisine) === 'indian' ? indianWords : otherWords;
     for (const name of [dish.name, ...dish.aliases]) for (const w of wordsOf(name)) into.add(w);
   }
   for (const w of otherWords) indianWords.delete(w);
