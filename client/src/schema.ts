@@ -727,7 +727,7 @@ export interface components {
             role: "biencoder" | "reranker" | "search_reranker";
         };
         Suggestion: {
-            category: "main" | "side" | "bread" | "dessert" | "beverage";
+            category: "bread" | "main" | "side" | "dessert" | "beverage";
             cuisine_match: boolean;
             item: string;
             reason: string;
@@ -742,7 +742,7 @@ export interface components {
             top_k?: null | number;
         };
         SuggestResponse: {
-            cart_categories: ("main" | "side" | "bread" | "dessert" | "beverage")[];
+            cart_categories: ("bread" | "main" | "side" | "dessert" | "beverage")[];
             cart_cuisine: string;
             cart_dietary: components["schemas"]["CartDietary"];
             processing_time_ms: number;
