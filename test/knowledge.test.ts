@@ -410,6 +410,7 @@ t.test('cuisines.tsv: every cuisine label once, read into the kitchen table', as
 t.test('cuisines.tsv and proteins.tsv: the loader rejects a missing, repeated or unknown row with file:line', async (t) => {
   const edits: { name: string; file: string; edit: (body: string) => string; error: RegExp }[] = [
     { name: 'a cuisine without its row', file: 'cuisines.tsv', edit: (b) => b.replace(/^Korean\t.*\n/m, ''), error: /cuisines\.tsv: no row for Korean/ },
+    { name: 'a label that is no cuisine', file: 'cuisines.tsv', edit: (b) => `${b}Indian\tindian\tyes\t\n`, error: /cuisines\.tsv:\d+: cuisine "Indian" is not one of North Indian/ },
     { name: 'a cuisine twice', file: 'cuisines.tsv', edit: (b) => `${b}Thai\teast_asian\tno\t\n`, error: /cuisines\.tsv:\d+: cuisine "Thai" is listed twice/ },
     { name: 'an unknown family', file: 'cuisines.tsv', edit: (b) => b.replace(/^Thai\teast_asian/m, 'Thai\tasian'), error: /cuisines\.tsv:\d+: family "asian" is not one of/ },
     { name: 'a bread value other than yes or no', file: 'cuisines.tsv', edit: (b) => b.replace(/^Thai\teast_asian\tno/m, 'Thai\teast_asian\tsometimes'), error: /cuisines\.tsv:\d+: bread "sometimes"/ },

@@ -96,7 +96,6 @@ const CLOSE_HIGH = 0.6;
 /** Candidate pairs below this cosine skip the same-dish judgement (far below any match threshold). */
 const SAME_DISH_GATE = 0.5;
 
-
 /** The words of a rice or noodle main (lexicon/no_bread_words.txt), as whole words of a cleaned name. */
 function noBreadPattern(k: Knowledge): RegExp {
   return new RegExp(`\\b(?:${literalAlternatives(k.words.noBreadWords)})\\b`, 'i');

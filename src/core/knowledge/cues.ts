@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { COURSES, CUISINE_LABELS, PROTEINS, TAGS } from './dishes.js';
 import type { Course, Cuisine, Protein, Tag } from './dishes.js';
-import { readTsv } from './tsv.js';
+import { readRowPerKey, readTsv } from './tsv.js';
 
 /**
  * Lexicon cues read straight off a menu-item text: diet, main protein, course and a cuisine hint.
@@ -306,14 +306,9 @@ export type ProteinKind = (typeof PROTEIN_KINDS)[number];
 /** Reads lexicon/proteins.tsv: every protein of the enum once, with its kind. */
 function loadProteinKinds(path: string): ReadonlyMap<Protein, ProteinKind> {
   const kinds = new Map<Protein, ProteinKind>();
-  for (const row of readTsv(path, ['protein', 'kind', 'note'])) {
-    const where = `${row.file}:${row.line}`;
-    const protein = parseEnum(row.cells[0], PROTEINS, 'protein', where);
-    if (kinds.has(protein)) throw new Error(`${where}: protein "${protein}" is listed twice`);
-    kinds.set(protein, parseEnum(row.cells[1], PROTEIN_KINDS, 'kind', where));
+  for (const [protein, row] of readRowPerKey(path, ['protein', 'kind', 'note'], PROTEINS, 'protein')) {
+    kinds.set(protein, parseEnum(row.cells[1], PROTEIN_KINDS, 'kind', `${row.file}:${row.line}`));
   }
-  const missing = PROTEINS.filter((p) => !kinds.has(p));
-  if (missing.length > 0) throw new Error(`${path}: no row for ${missing.join(', ')}`);
   return kinds;
 }
 

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { KNOWLEDGE_DIR } from '../paths.js';
-import { readList, readTsv } from './tsv.js';
+import { readList, readRowPerKey, readTsv } from './tsv.js';
 
 export const CUISINE_LABELS = [
   'North Indian', 'South Indian', 'Chinese', 'Italian', 'Thai', 'Japanese', 'Mexican', 'Middle Eastern', 'Korean',
@@ -27,17 +27,11 @@ export const CUISINES_HEADER = ['cuisine', 'family', 'bread', 'note'] as const;
 export function loadCuisineTable(dir: string = KNOWLEDGE_DIR): CuisineTable {
   const family = new Map<Cuisine, CuisineFamily>();
   const eatenWithBread = new Set<Cuisine>();
-  const path = join(dir, 'lexicon', 'cuisines.tsv');
-  for (const row of readTsv(path, CUISINES_HEADER)) {
+  for (const [cuisine, row] of readRowPerKey(join(dir, 'lexicon', 'cuisines.tsv'), CUISINES_HEADER, CUISINE_LABELS, 'cuisine')) {
     const where = `${row.file}:${row.line}`;
-    const [label = '', fam = '', bread = ''] = row.cells;
-    const cuisine = parseEnum(label, CUISINE_LABELS, 'cuisine', where);
-    if (family.has(cuisine)) throw new Error(`${where}: cuisine "${cuisine}" is listed twice`);
-    family.set(cuisine, parseEnum(fam, CUISINE_FAMILY_NAMES, 'family', where));
-    if (parseEnum(bread, ['yes', 'no'] as const, 'bread', where) === 'yes') eatenWithBread.add(cuisine);
+    family.set(cuisine, parseEnum(row.cells[1] ?? '', CUISINE_FAMILY_NAMES, 'family', where));
+    if (parseEnum(row.cells[2] ?? '', ['yes', 'no'] as const, 'bread', where) === 'yes') eatenWithBread.add(cuisine);
   }
-  const missing = CUISINE_LABELS.filter((c) => !family.has(c));
-  if (missing.length > 0) throw new Error(`${path}: no row for ${missing.join(', ')}`);
   return { family, eatenWithBread };
 }
 

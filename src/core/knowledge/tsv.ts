@@ -32,6 +32,25 @@ export function readTsv(path: string, header?: readonly string[]): TsvRow[] {
   return rows;
 }
 
+/**
+ * The rows of a file that lists each of `keys` exactly once in its first column (a table over an enum: a cuisine's
+ * kitchen, a protein's kind), by key. Throws with file:line on an unknown or repeated key, and names the keys without
+ * a row.
+ */
+export function readRowPerKey<K extends string>(path: string, header: readonly string[], keys: readonly K[], what: string): ReadonlyMap<K, TsvRow> {
+  const rows = new Map<K, TsvRow>();
+  for (const row of readTsv(path, header)) {
+    const where = `${row.file}:${row.line}`;
+    const key = row.cells[0] ?? '';
+    if (!(keys as readonly string[]).includes(key)) throw new Error(`${where}: ${what} "${key}" is not one of ${keys.join(', ')}`);
+    if (rows.has(key as K)) throw new Error(`${where}: ${what} "${key}" is listed twice`);
+    rows.set(key as K, row);
+  }
+  const missing = keys.filter((k) => !rows.has(k));
+  if (missing.length > 0) throw new Error(`${path}: no row for ${missing.join(', ')}`);
+  return rows;
+}
+
 /** Reads a one-entry-per-line knowledge file (comments and blanks skipped). */
 export function readList(path: string): string[] {
   return readFileSync(path, 'utf8')
