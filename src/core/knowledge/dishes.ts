@@ -29,8 +29,9 @@ export function loadCuisineTable(dir: string = KNOWLEDGE_DIR): CuisineTable {
   const eatenWithBread = new Set<Cuisine>();
   for (const [cuisine, row] of readRowPerKey(join(dir, 'lexicon', 'cuisines.tsv'), CUISINES_HEADER, CUISINE_LABELS, 'cuisine')) {
     const where = `${row.file}:${row.line}`;
-    family.set(cuisine, parseEnum(row.cells[1] ?? '', CUISINE_FAMILY_NAMES, 'family', where));
-    if (parseEnum(row.cells[2] ?? '', ['yes', 'no'] as const, 'bread', where) === 'yes') eatenWithBread.add(cuisine);
+    const [, fam = '', bread = ''] = row.cells;
+    family.set(cuisine, parseEnum(fam, CUISINE_FAMILY_NAMES, 'family', where));
+    if (parseEnum(bread, ['yes', 'no'] as const, 'bread', where) === 'yes') eatenWithBread.add(cuisine);
   }
   return { family, eatenWithBread };
 }
