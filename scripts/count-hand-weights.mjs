@@ -1,17 +1,19 @@
 #!/usr/bin/env node
 // Counts the lines of src/core that hold a hand-set number: a numeric literal other than 0 and 1 in code (comments
-// and strings removed). Left out: accounts (prices, plans, quotas: product tables from the contract), the error table
-// (HTTP statuses), and engineering rather than decisions: inference/ (batch sizes, tensor shapes), catalog/ (block
-// and batch sizes of file jobs) and vector-encoding.ts (number formats). What a fitted model reads from a JSON file is
-// not counted: that is the point of fitting.
-//   node scripts/count-hand-weights.mjs [--by-file]
+// and strings removed). Left out: accounts (prices, plans, quotas) and text/limits.ts (the 500-character item limit):
+// product tables from the contract; the error table (HTTP statuses); and engineering rather than decisions:
+// inference/ (batch sizes, tensor shapes), catalog/ (block and batch sizes of file jobs), ann.ts (the vector index's
+// graph degree and search widths), metrics.ts (histogram buckets), vector-encoding.ts and number-format.ts (how a
+// response writes numbers, time units). What a fitted model reads from a JSON file is not counted: that is the point
+// of fitting.
+//   node scripts/count-hand-weights.mjs [--by-file | --lines]
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 const skip = (rel) =>
-  ['src/core/accounts/', 'src/core/inference/', 'src/core/catalog/'].some((dir) => rel.startsWith(dir)) || ['src/core/errors.ts', 'src/core/vector-encoding.ts'].includes(rel);
+  ['src/core/accounts/', 'src/core/inference/', 'src/core/catalog/'].some((dir) => rel.startsWith(dir)) || ['src/core/errors.ts', 'src/core/vector-encoding.ts', 'src/core/number-format.ts', 'src/core/ann.ts', 'src/core/metrics.ts', 'src/core/text/limits.ts'].includes(rel);
 
 function files(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -24,11 +26,11 @@ function files(dir) {
 function codeOnly(src) {
   return src
     .replace(/\/\*[\s\S]*?\*\//g, (m) => m.replace(/[^\n]/g, ' '))
-    .replace(/`(?:\\.|[^`\\])*`/g, '``')
+    .replace(/`(?:\\.|[^`\\])*`/g, (m) => `\`${m.replace(/[^\n]/g, '')}\``)
     .replace(/'(?:\\.|[^'\\\n])*'/g, "''")
     .replace(/"(?:\\.|[^"\\\n])*"/g, '""')
     .replace(/\/\/.*$/gm, '')
-    .replace(/(?<=[=(,:!&|?]\s*)\/(?:\\.|\[(?:\\.|[^\]\\])*\]|[^/\\\n])+\/[gimsuy]*/g, '/re/');
+    .replace(/(?<=[=(,:!&|?]\s*)\/(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n])+\/[gimsuy]*/g, '/re/');
 }
 
 const NUMBER = /(?<![\w.$])(\d+\.\d*|\.\d+|\d+(?:e-?\d+)?)(?![\w.])/g;
@@ -36,12 +38,16 @@ const byFile = new Map();
 for (const path of files(join(root, 'src', 'core'))) {
   const rel = relative(root, path);
   if (skip(rel)) continue;
-  const lines = codeOnly(readFileSync(path, 'utf8')).split('\n');
+  const source = readFileSync(path, 'utf8');
+  const original = source.split('\n');
+  const lines = codeOnly(source).split('\n');
   let n = 0;
-  for (const line of lines) {
+  lines.forEach((line, i) => {
     const numbers = [...line.matchAll(NUMBER)].map((m) => Number(m[1])).filter((x) => x !== 0 && x !== 1);
-    if (numbers.length > 0) n++;
-  }
+    if (numbers.length === 0) return;
+    n++;
+    if (process.argv.includes('--lines')) console.log(`${rel}:${i + 1}: ${original[i].trim()}`);
+  });
   if (n > 0) byFile.set(rel, n);
 }
 const total = [...byFile.values()].reduce((a, b) => a + b, 0);

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ApiError } from './errors.js';
 import type { EndpointName } from './accounts/plans.js';
+import { UNLIMITED_BALANCE } from './accounts/access.js';
 
 /** Who is calling, as far as routes and the HTTP layer need to know. */
 export interface CallerPrincipal {
@@ -62,7 +63,7 @@ export class OperatorOnlyGate implements AccessGate {
   }
 
   async balance(p: CallerPrincipal): Promise<CallerBalance> {
-    return { customer: p.customer, credits_remaining: 1e9, unlimited: true };
+    return { customer: p.customer, credits_remaining: UNLIMITED_BALANCE, unlimited: true };
   }
 
   async close(): Promise<void> {}

@@ -8,6 +8,7 @@ import { CUISINE_LABELS, type Cuisine } from './knowledge/dishes.js';
 import { cuisineCue } from './knowledge/cues.js';
 import { CONFIDENT_DISH_SCORE } from './knowledge/lookup.js';
 import type { Services } from './services.js';
+import { roundScore } from './number-format.js';
 
 /**
  * Cuisine classification: one of the 19 labels, or `uncertain`.
@@ -262,10 +263,6 @@ export function resetClassifierForTests(): void {
   cuisineSlot.reset();
 }
 
-function round4(x: number): number {
-  return Math.round(x * 1e4) / 1e4;
-}
-
 /** The knowledge base's answer for a text, or null when it does not name a dish confidently. */
 function dishAnswer(text: MenuText): CuisinePrediction | null {
   const profile = text.profile;
@@ -280,7 +277,7 @@ function dishAnswer(text: MenuText): CuisinePrediction | null {
     }
   }
   if (profile.dish && profile.dishScore >= CONFIDENT_DISH_SCORE) {
-    return { cuisine: profile.dish.cuisine, confidence: round4(EXACT_DISH_CONFIDENCE * profile.dishScore), source: 'fuzzy_dish' };
+    return { cuisine: profile.dish.cuisine, confidence: roundScore(EXACT_DISH_CONFIDENCE * profile.dishScore), source: 'fuzzy_dish' };
   }
   return null;
 }
@@ -309,12 +306,12 @@ export function predictCuisines(
       const p = headProbabilities(head, v, cuisineExtraFeatures(k, text.text, cue));
       let best = 0;
       for (let r = 1; r < p.length; r++) if (p[r]! > p[best]!) best = r;
-      const confidence = round4(p[best]!);
+      const confidence = roundScore(p[best]!);
       if (p[best]! < head.threshold) return { cuisine: 'uncertain', confidence, source: 'head' };
       return { cuisine: head.labels[best] as Cuisine, confidence, source: 'head' };
     }
     if (cue.value !== null && cue.confidence >= CUE_ONLY_MIN) return { cuisine: cue.value, confidence: cue.confidence, source: 'cue' };
-    return { cuisine: 'uncertain', confidence: round4(cue.confidence), source: 'none' };
+    return { cuisine: 'uncertain', confidence: roundScore(cue.confidence), source: 'none' };
   });
 }
 

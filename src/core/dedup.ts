@@ -7,6 +7,7 @@ import { judgePairs, nameWordKeys, SAME_DISH_PROBABILITY, sameNameWords, without
 import { allPairsAboveAsync, cosineTopKAsync, unionFind } from '../native/index.js';
 import { dot } from './inference/encoder.js';
 import { ANN_SCORE_SLACK, createAnnIndex, rangeSearch, type AnnEngine, type AnnIndex, type AnnParams } from './ann.js';
+import { roundScore } from './number-format.js';
 
 export { dishWords };
 export { definingWordDifference } from './defining-words.js';
@@ -569,7 +570,7 @@ function pairwiseScores(
     if (na !== nb && nodesAreSynonyms(nodes, na, nb)) {
       score = Math.max(score, SAME_DISH_PROBABILITY);
     }
-    return { a, b, score: Math.round(score * 1e4) / 1e4 };
+    return { a, b, score: roundScore(score) };
   });
   return { pairwise, truncated: total > pairwise.length };
 }

@@ -12,6 +12,7 @@ import { brandsDiffer, brandsOf } from './knowledge/brands.js';
 import { readFittedFile } from './fitted-file.js';
 import { join } from 'node:path';
 import { MODELS_DIR } from './paths.js';
+import { roundScore } from './number-format.js';
 
 /**
  * The precision stage for "are these the same dish?", used by /match and /dedup.
@@ -329,6 +330,6 @@ export async function judgePairs(
     else if (identity === 'different') p = Math.min(p, DIFFERENT_DISH_PROBABILITY);
     const conflict = flags[i]!.dietary_conflict || flags[i]!.protein_conflict;
     const match = !conflict && passesGates(cosine, p, cosineThreshold, precision.gates);
-    return { cosine, reranker_score: Math.round(p * 1e4) / 1e4, match, ...flags[i]! };
+    return { cosine, reranker_score: roundScore(p), match, ...flags[i]! };
   });
 }

@@ -5,6 +5,7 @@ import { DEFAULT_COSINE_THRESHOLD } from './match.js';
 import { classifierStatus, classifyItems } from './classify.js';
 import { detectNonFood } from './nonfood.js';
 import { FULL_DIMENSION } from './inference/encoder.js';
+import { percentOf, roundHundredths } from './number-format.js';
 
 /**
  * The whole-menu health report behind POST /report. Each item is cleaned and embedded once (384-d); the dedup
@@ -125,10 +126,6 @@ export function topClusters(items: readonly string[], outcome: DedupOutcome, lim
     .map(({ c }) => ({ canonical: items[c.canonical]!, size: c.members.length, members: c.members.map((m) => items[m]!) }));
 }
 
-function round2(x: number): number {
-  return Math.round(x * 100) / 100;
-}
-
 export async function buildMenuReport(
   services: Services,
   items: readonly string[],
@@ -181,7 +178,7 @@ export async function buildMenuReport(
     total_items: items.length,
     noise_analysis: {
       items_with_noise: noisy.length,
-      noise_percentage: round2((100 * noisy.length) / items.length),
+      noise_percentage: percentOf(noisy.length, items.length),
       examples,
     },
     dedup_summary: {
@@ -192,6 +189,6 @@ export async function buildMenuReport(
     cuisine_breakdown: distribution ? { distribution } : null,
     non_food_items: nonFood,
     quality_score: quality,
-    processing_time_ms: round2(performance.now() - started),
+    processing_time_ms: roundHundredths(performance.now() - started),
   };
 }

@@ -14,6 +14,7 @@ import { loadKnowledge, type Knowledge } from './knowledge/index.js';
 import { parseMenuText, wasRead, type MenuText } from './menu-text.js';
 import { anchorsNothing, DishAnchors, menuVectors, readMenuVectorSpec, type MenuVectorSpec } from './menu-vector.js';
 import { ServiceMetrics } from './metrics.js';
+import { msToSeconds, unixSeconds } from './number-format.js';
 
 export type ServiceState = 'loading' | 'ready' | 'failed';
 
@@ -131,8 +132,8 @@ export class Services {
       // of them.
       this.dishAnchors = await DishAnchors.build(this.knowledge, this.encoder);
       this.conceptCentroids = await buildConceptCentroids(this.knowledge, this.encoder);
-      this.loadTimeSeconds = (performance.now() - t0) / 1000;
-      this.readySince = Math.floor(Date.now() / 1000);
+      this.loadTimeSeconds = msToSeconds(performance.now() - t0);
+      this.readySince = unixSeconds();
       this.state = 'ready';
     } catch (err) {
       this.state = 'failed';

@@ -10,6 +10,7 @@ import type { Services } from './services.js';
 import type { RemovedNoise } from './text/clean.js';
 import { dot, FULL_DIMENSION } from './inference/encoder.js';
 import { cosineTopK } from '../native/index.js';
+import { roundScore } from './number-format.js';
 
 /** The width of the vectors suggestions compare (the full 384-d embedding). */
 const DIMENSION = FULL_DIMENSION;
@@ -227,10 +228,6 @@ export function suggestCategory(
   return profile.course;
 }
 
-function round4(x: number): number {
-  return Math.round(x * 1e4) / 1e4;
-}
-
 
 /**
  * True when two profiled items are the same dish by name or by the knowledge base (no embedding needed). One side
@@ -408,7 +405,7 @@ export async function suggestWithDetail(
         item: m.original,
         category: m.category,
         reason: reasonFor(kitchens, m, fillsGap, summary),
-        score: round4(Math.min(1, Math.max(0, score))),
+        score: roundScore(Math.min(1, Math.max(0, score))),
         cuisine_match: cuisine !== 'uncertain' && m.cuisine === cuisine,
       };
     }),

@@ -2,6 +2,7 @@ import typia, { tags } from 'typia';
 import { dedupPrepared, type DedupOutcome } from '../core/dedup.js';
 import { parseCosineThreshold, type CosineThreshold } from './match.js';
 import { typed, type MenuText, type Route } from './route.js';
+import { roundHundredths } from '../core/number-format.js';
 
 export interface DedupRequest {
   /** A whole menu (split larger ones into batches). */
@@ -75,7 +76,7 @@ export const dedupRoute: Route<{ items: string[]; threshold: number }, DedupResp
       singletons: outcome.singletons.map((i) => req.items[i]!),
       total_items: req.items.length,
       duplicate_items: outcome.duplicateItems,
-      processing_time_ms: Math.round((performance.now() - started) * 100) / 100,
+      processing_time_ms: roundHundredths(performance.now() - started),
     };
   },
 };

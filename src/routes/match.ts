@@ -3,6 +3,7 @@ import { ApiError } from '../core/errors.js';
 import { DEFAULT_COSINE_THRESHOLD, judgePairs } from '../core/match.js';
 import { typed, type MenuText, type Route } from './route.js';
 import { dot } from '../core/inference/encoder.js';
+import { roundCosine } from '../core/number-format.js';
 
 /** A cosine threshold, 0-1 (outside is 400 invalid_parameter); lower matches or groups more aggressively. */
 export type CosineThreshold = number & tags.JsonSchemaPlugin<{ minimum: 0; maximum: 1 }> & tags.Default<0.85>;
@@ -72,7 +73,7 @@ export const matchRoute: Route<{ pairs: TextPair[]; threshold: number }, MatchRe
       results: req.pairs.map((p, i) => ({
         text_a: p.text_a,
         text_b: p.text_b,
-        cosine: Math.round(verdicts[i]!.cosine * 1e6) / 1e6,
+        cosine: roundCosine(verdicts[i]!.cosine),
         reranker_score: verdicts[i]!.reranker_score,
         match: verdicts[i]!.match,
         dietary_conflict: verdicts[i]!.dietary_conflict,

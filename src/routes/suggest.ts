@@ -2,6 +2,7 @@ import typia, { tags } from 'typia';
 import { ApiError } from '../core/errors.js';
 import { suggestForCart, type CartSuggestions } from '../core/suggest.js';
 import { typed, type MenuText, type Route } from './route.js';
+import { roundHundredths } from '../core/number-format.js';
 
 export interface SuggestRequest {
   /** What the customer has chosen. */
@@ -42,6 +43,6 @@ export const suggestRoute: Route<{ cart: string[]; menu: string[]; topK: number 
   async handle(req, ctx) {
     const started = performance.now();
     const result = await suggestForCart(ctx.services, req.cart, req.menu, req.topK);
-    return { ...result, processing_time_ms: Math.round((performance.now() - started) * 100) / 100 };
+    return { ...result, processing_time_ms: roundHundredths(performance.now() - started) };
   },
 };

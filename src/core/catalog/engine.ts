@@ -10,6 +10,7 @@ import { CatalogStore } from './catalog-store.js';
 import { EmbeddingStore } from './embedding-store.js';
 import { InputError, isRowError, readCatalogRows, type InputOptions } from './input.js';
 import { ERROR_COLUMNS, OutputFile, csvLine, npyHeader } from './output.js';
+import { percentOf, roundScore } from '../number-format.js';
 
 /**
  * A catalog run: a whole platform's or chain's items (100k, millions) through the same cleaning, embedding,
@@ -566,7 +567,7 @@ export function writeClassification(store: CatalogStore, c: Classification, pref
         outlet: optional(store.outlets, store.rowOutlet.get(r)),
         cleaned: store.texts.values[t]!,
         cuisine: c.cuisine[t]!,
-        cuisine_confidence: Math.round(c.cuisineConfidence[t]! * 1e4) / 1e4,
+        cuisine_confidence: roundScore(c.cuisineConfidence[t]!),
         course: c.course[t]!,
         diet: c.diet[t]!,
         non_food: c.nonFood[o]!,
@@ -593,10 +594,6 @@ interface RestaurantTally {
 
 function distributionOf(counts: ReadonlyMap<string, number>): Record<string, number> {
   return Object.fromEntries([...counts].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)));
-}
-
-function round2(x: number): number {
-  return Math.round(x * 100) / 100;
 }
 
 /** Items in a catalog report's lists are capped: a catalog's top cluster can hold thousands of rows. */
@@ -682,7 +679,7 @@ export function writeReport(
       catalog: basename(prefix),
       total_items: store.rows,
       restaurants: [...tallies.keys()].filter((id) => id >= 0).length,
-      noise_analysis: { items_with_noise: noisy, noise_percentage: round2((100 * noisy) / Math.max(1, store.rows)), examples },
+      noise_analysis: { items_with_noise: noisy, noise_percentage: percentOf(noisy, store.rows), examples },
       dedup_summary: {
         total_clusters: clusters.clusters,
         total_duplicate_items: clusters.duplicateItems,
@@ -705,11 +702,11 @@ export function writeReport(
       const topCuisine = Object.keys(dist).find((k) => k !== 'uncertain') ?? '';
       const quality = qualityScore({ totalItems: t.items, duplicateItems: t.duplicates, noisyItems: t.noisy, nonFoodItems: t.nonFood, distribution: dist });
       const name = optional(store.restaurants, id);
-      csv.write(csvLine([name, t.items, t.noisy, round2((100 * t.noisy) / t.items), t.duplicates, t.clusters, t.nonFood, topCuisine, quality]));
+      csv.write(csvLine([name, t.items, t.noisy, percentOf(t.noisy, t.items), t.duplicates, t.clusters, t.nonFood, topCuisine, quality]));
       jsonl.write(JSON.stringify({
         restaurant: id < 0 ? null : name,
         total_items: t.items,
-        noise_analysis: { items_with_noise: t.noisy, noise_percentage: round2((100 * t.noisy) / t.items) },
+        noise_analysis: { items_with_noise: t.noisy, noise_percentage: percentOf(t.noisy, t.items) },
         dedup_summary: { total_clusters: t.clusters, total_duplicate_items: t.duplicates },
         cuisine_breakdown: { distribution: dist },
         non_food_items: t.nonFood,
