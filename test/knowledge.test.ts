@@ -416,6 +416,10 @@ t.test('cuisines.tsv and proteins.tsv: the loader rejects a missing, repeated or
     { name: 'a bread value other than yes or no', file: 'cuisines.tsv', edit: (b) => b.replace(/^Thai\teast_asian\tno/m, 'Thai\teast_asian\tsometimes'), error: /cuisines\.tsv:\d+: bread "sometimes"/ },
     { name: 'a protein without its row', file: 'proteins.tsv', edit: (b) => b.replace(/^tofu\t.*\n/m, ''), error: /proteins\.tsv: no row for tofu/ },
     { name: 'an unknown protein kind', file: 'proteins.tsv', edit: (b) => b.replace(/^squid\tseafood/m, 'squid\tfish'), error: /proteins\.tsv:\d+: kind "fish" is not one of meat, seafood, egg, vegetarian/ },
+    { name: 'a spelling convention without its row', file: 'spelling.tsv', edit: (b) => b.replace(/^plural_min_letters\t.*\n/m, ''), error: /spelling\.tsv: no row for plural_min_letters/ },
+    { name: 'an unknown spelling convention', file: 'spelling.tsv', edit: (b) => `${b}typo_max_letters\t9\n`, error: /spelling\.tsv:\d+: convention "typo_max_letters" is not one of/ },
+    { name: 'a length that is no whole number', file: 'spelling.tsv', edit: (b) => b.replace(/^typo_min_letters\t4/m, 'typo_min_letters\tfour'), error: /spelling\.tsv:\d+: "four" is not a whole number of letters/ },
+    { name: 'two typos allowed before one', file: 'spelling.tsv', edit: (b) => b.replace(/^two_typos_min_letters\t8/m, 'two_typos_min_letters\t3'), error: /spelling\.tsv: two edits must wait for longer words than one edit/ },
   ];
   for (const c of edits) {
     const dir = mkdtempSync(join(tmpdir(), 'kb-kitchen-'));
@@ -425,6 +429,21 @@ t.test('cuisines.tsv and proteins.tsv: the loader rejects a missing, repeated or
     t.throws(() => loadKnowledge(dir), c.error, c.name);
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+t.test('spelling.tsv: the name lookup, the plural fold and the word guards read one set of lengths', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'kb-spelling-'));
+  cpSync(KNOWLEDGE_DIR, dir, { recursive: true });
+  const path = join(dir, 'lexicon', 'spelling.tsv');
+  t.equal(knowledge.resolveDish('Chicken Biryanu')?.dish.name, 'Chicken Biryani', 'seven letters, one edit: a typo');
+  t.equal(knowledge.singular('naans'), 'naan');
+  t.equal(knowledge.singular('dals'), 'dal', 'four letters: a plural');
+  writeFileSync(path, readFileSync(path, 'utf8').replace(/^typo_min_letters\t4/m, 'typo_min_letters\t8').replace(/^two_typos_min_letters\t8/m, 'two_typos_min_letters\t9').replace(/^plural_min_letters\t4/m, 'plural_min_letters\t5'));
+  const edited = loadKnowledge(dir);
+  t.equal(edited.resolveDish('Chicken Biryanu'), null, 'typos wait for eight letters');
+  t.equal(edited.singular('naans'), 'naan');
+  t.equal(edited.singular('dals'), 'dals', 'plurals wait for five letters');
+  rmSync(dir, { recursive: true, force: true });
 });
 
 t.test('proteins.tsv decides between named proteins: its kinds, not a list in the code', async (t) => {

@@ -4,7 +4,9 @@ import { resolveBuiltModel } from '../src/core/inference/model-files.js';
 import { vocabularyWords } from '../src/core/inference/tokenizer.js';
 import { loadKnowledge } from '../src/core/knowledge/index.js';
 
-const speller = new QuerySpeller(loadQueryVocabulary(loadKnowledge(), vocabularyWords(resolveBuiltModel(undefined).dir)));
+const knowledge = loadKnowledge();
+const speller = new QuerySpeller(loadQueryVocabulary(knowledge, vocabularyWords(resolveBuiltModel(undefined).dir)));
+const spelling = knowledge.words.spelling;
 const MENU = ['Oreo Shake', 'Mango Shake', 'Chicken Biryani', 'Zinger Burger', 'Gulab Jamun', 'Masala Chai'];
 
 t.test('a typo of a knowledge-base word reads as the word', async (t) => {
@@ -29,7 +31,7 @@ t.test('one slip from several words: the likeliest slip reads it, slips as likel
     ['adna', 'anda'], // swapped, not adana with a dropped letter
   ];
   for (const [typed, meant] of cases) t.equal(speller.correct(typed, []).text, meant, typed);
-  const vocabulary = { known: new Set<string>(), candidates: new Map([['breads', 'breads'], ['breast', 'breast'], ['bread', 'bread']]) };
+  const vocabulary = { known: new Set<string>(), candidates: new Map([['breads', 'breads'], ['breast', 'breast'], ['bread', 'bread']]), spelling };
   const tiny = new QuerySpeller(vocabulary);
   t.equal(tiny.correct('breas', []).text, 'breas', 'a dropped d or a dropped t: as likely, left as typed');
   t.equal(tiny.correct('breadt', []).text, 'breast', 'd beside s on the keyboard: breast, not breads with t for s');
@@ -55,7 +57,7 @@ t.test('the menu being searched breaks ties and supplies its own words', async (
   t.equal(speller.correct('sjakes', MENU).text, 'shakes', 'the menu sells shakes');
   t.equal(speller.correct('zingr burger', MENU).text, 'zinger burger', "a menu's coined word is a candidate too");
   t.equal(speller.correct('birryani', MENU).text, 'biryani');
-  const vocabulary = { known: new Set<string>(), candidates: new Map([['cake', 'cake'], ['coke', 'coke']]) };
+  const vocabulary = { known: new Set<string>(), candidates: new Map([['cake', 'cake'], ['coke', 'coke']]), spelling };
   const tiny = new QuerySpeller(vocabulary);
   t.equal(tiny.correct('cuke', []).text, 'cuke', 'cake and coke are one edit each: left as typed');
   t.equal(tiny.correct('cuke', ['Coke 300ml']).text, 'coke', 'the menu has coke');
@@ -73,4 +75,14 @@ t.test('corrections say what was read as what, and the rest of the query is kept
   const r = speller.correct('Mango Sjakes under 200!', MENU);
   t.equal(r.text, 'Mango shakes under 200!');
   t.same(r.corrections, [{ from: 'Sjakes', to: 'shakes' }]);
+});
+
+t.test('how long a word must be before it is corrected is read from lexicon/spelling.tsv', async (t) => {
+  const candidates = new Map([['masala', 'masala'], ['biryani', 'biryani']]);
+  const as = (conventions: typeof spelling) => new QuerySpeller({ known: new Set<string>(), candidates, spelling: conventions });
+  t.equal(as(spelling).correct('masla', []).text, 'masala', 'one edit at five letters');
+  t.equal(as({ ...spelling, typoMinLetters: 6, twoTyposMinLetters: 9 }).correct('masla', []).text, 'masla', 'too short once typos wait for six letters');
+  t.equal(as(spelling).correct('biryni', []).text, 'biryani');
+  t.equal(as(spelling).correct('brayni', []).text, 'brayni', 'two edits at six letters: too many');
+  t.equal(as({ ...spelling, twoTyposMinLetters: 6 }).correct('brayni', []).text, 'biryani', 'two edits allowed from six letters');
 });

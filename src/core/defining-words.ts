@@ -9,6 +9,8 @@ import { differingWords, dishWords } from './dish-words.js';
 import { parseCleanedText } from './menu-text.js';
 import { soundKey } from './knowledge/transliterate.js';
 import { foldSharedEquivalents, sameFoodWords } from './knowledge/equivalents.js';
+import type { SpellingConventions } from './knowledge/spelling.js';
+import { withoutEnding } from './text/endings.js';
 
 /**
  * The dish-defining word guard: whether two names are different dishes by their words alone. Used by /dedup (every
@@ -26,6 +28,7 @@ export interface DefiningWordLexicon {
   /** One-word cuisine names (the cuisine labels and lexicon/cuisine_queries.tsv): "Chinese" in a name says where a
    * dish is from, not which version of it. */
   readonly cuisineNames: ReadonlySet<string>;
+  readonly spelling: SpellingConventions;
 }
 
 /**
@@ -65,26 +68,28 @@ export function loadDefiningWords(dir: string, k: Knowledge, lookup: DishLookup 
   for (const w of lookup.optionalWords) defining.delete(k.singular(w));
   for (const w of k.words.sameItemWords) defining.delete(w);
   const cuisineNames = new Set([...CUISINE_LABELS.map((c) => c.toLowerCase()), ...k.words.cuisineQueries.map(([name]) => name)].filter((n) => !n.includes(' ')));
-  return { defining, known, spellingVariants: lookup.spellingVariants, cuisineNames };
+  return { defining, known, spellingVariants: lookup.spellingVariants, cuisineNames, spelling: k.words.spelling };
 }
 
 /** cheese / cheesy, spice / spicy, cream / creamy: the noun and its -y adjective name the same thing on a menu. */
-function isAdjectiveForm(word: string, other: string): boolean {
+function isAdjectiveForm(word: string, other: string, spelling: SpellingConventions): boolean {
   const [noun, adj] = word.length < other.length ? [word, other] : [other, word];
-  if (noun.length < 4 || !adj.endsWith('y')) return false;
-  return adj === `${noun}y` || (noun.endsWith('e') && adj === `${noun.slice(0, -1)}y`);
+  if (noun.length < spelling.typoMinLetters || !adj.endsWith('y')) return false;
+  return adj === `${noun}y` || (noun.endsWith('e') && adj === `${withoutEnding(noun, 'e')}y`);
 }
 
 function isSpellingOf(word: string, other: string, lex: DefiningWordLexicon): boolean {
   if (lex.spellingVariants.get(word) === other || lex.spellingVariants.get(other) === word) return true;
-  if (isAdjectiveForm(word, other)) return true;
+  if (isAdjectiveForm(word, other, lex.spelling)) return true;
   // Two known words are two words (tikka / tikki), never a typo of each other.
   if (lex.known.has(word) && lex.known.has(other)) return false;
   // An unknown word near a known one is a misspelling of it (shahee / shahi, garlik / garlic, makhni / makhani).
-  if (word.length < 4 || other.length < 4) return false;
-  const max = Math.max(word.length, other.length) >= 5 ? 2 : 1;
+  const spelling = lex.spelling;
+  if (Math.min(word.length, other.length) < spelling.typoMinLetters) return false;
+  // Two edits are looked at from the sound-fold length, but taken on their own only from the two-typo length.
+  const max = Math.max(word.length, other.length) >= spelling.soundFoldMinLetters ? 2 : 1;
   const d = editDistance(word, other, max);
-  if (d <= 1 || (d <= max && Math.min(word.length, other.length) >= 8)) return true;
+  if (d <= 1 || (d <= max && Math.min(word.length, other.length) >= spelling.twoTyposMinLetters)) return true;
   // Two edits in a short word are a third of it: only with the first letter and the consonants kept (shahee / shahi,
   // not zinger / longer, nor a consonant changed and a letter added).
   const key = soundKey(word);
@@ -94,8 +99,8 @@ function isSpellingOf(word: string, other: string, lex: DefiningWordLexicon): bo
 }
 
 /** One word is a part of the other's compound ("shake" / "milkshake", "chip" / "chocochip"). */
-function isCompoundPart(word: string, other: string): boolean {
-  if (word.length < 4 || other.length <= word.length) return false;
+function isCompoundPart(word: string, other: string, spelling: SpellingConventions): boolean {
+  if (word.length < spelling.typoMinLetters || other.length <= word.length) return false;
   return other.startsWith(word) || other.endsWith(word);
 }
 
@@ -131,14 +136,14 @@ export function definingWordDifference(k: Knowledge, a: string, b: string, synon
 export function wordDifference(k: Knowledge, wa: readonly string[], wb: readonly string[], synonyms: boolean): string | null {
   const lex = k.definingWords;
   if (wa.join('') === wb.join('')) return null;
-  const negation = negatedWord(wa, wb) ?? negatedWord(wb, wa);
+  const negation = negatedWord(wa, wb, k.words.spelling) ?? negatedWord(wb, wa, k.words.spelling);
   if (negation !== null) return negation;
   // The course of a name is read from its own words, not from the group tokens that stand for them.
   const [namedA, namedB] = [wa, wb];
   [wa, wb] = foldSharedEquivalents(k.equivalents, wa, wb);
   const [onlyA, onlyB] = differingWords(wa, wb);
   const [restA, restB] = unpaired(onlyA, onlyB, (w, o) =>
-    isSpellingOf(w, o, lex) || sameFoodWords(k.equivalents, w, o) || (synonyms && (isCompoundPart(w, o) || isCompoundPart(o, w) || isSameProtein(k, w, o))));
+    isSpellingOf(w, o, lex) || sameFoodWords(k.equivalents, w, o) || (synonyms && (isCompoundPart(w, o, lex.spelling) || isCompoundPart(o, w, lex.spelling) || isSameProtein(k, w, o))));
   if (restA.length === 0 && restB.length === 0) return null;
   const isDefining = (w: string): boolean => /^\d+$/.test(w) || lex.defining.has(w);
   if (synonyms) {
@@ -170,12 +175,12 @@ export function wordDifference(k: Knowledge, wa: readonly string[], wb: readonly
  * A word `a` says the dish is without and `b` says it is with ("Boneless" or "Bone Less" / "Bone", "Sugarless" /
  * "Sugar"): a menu listing both sells two items, whatever the knowledge base files the names under.
  */
-function negatedWord(a: readonly string[], b: readonly string[]): string | null {
+function negatedWord(a: readonly string[], b: readonly string[], spelling: SpellingConventions): string | null {
   const plain = new Set(b.filter((w, i) => b[i + 1] !== 'less'));
   for (let i = 0; i < a.length; i++) {
     const w = a[i]!;
-    const stem = a[i + 1] === 'less' ? w : w.endsWith('less') ? w.slice(0, -4) : '';
-    if (stem.length >= 3 && plain.has(stem)) return a[i + 1] === 'less' ? `${w} less` : w;
+    const stem = a[i + 1] === 'less' ? w : w.endsWith('less') ? withoutEnding(w, 'less') : '';
+    if (stem.length >= spelling.wordPartMinLetters && plain.has(stem)) return a[i + 1] === 'less' ? `${w} less` : w;
   }
   return null;
 }

@@ -2,14 +2,16 @@ import { join } from 'node:path';
 import { readList } from './knowledge/tsv.js';
 import { nameKey } from './knowledge/dishes.js';
 import type { Knowledge } from './knowledge/index.js';
+import { withoutEnding } from './text/endings.js';
 
 // The content words of a cleaned menu name, as the word guards compare them (dedup's defining-word guard, the
 // variant guard of the precision stage): lower-case, filler and size words dropped, plurals folded.
 
-/** A word's singular, unless its final s is part of the word or makes another dish word (`keepFinalS`). */
-export function singular(word: string, keepFinalS: ReadonlySet<string>): string {
-  if (word.length <= 3 || !word.endsWith('s') || word.endsWith('ss') || word.endsWith('us') || keepFinalS.has(word)) return word;
-  return word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.slice(0, -1);
+/** A word's singular, unless it is too short to be a plural or its final s is part of the word or makes another dish
+ * word (`keepFinalS`). */
+export function singular(word: string, keepFinalS: ReadonlySet<string>, pluralMinLetters: number): string {
+  if (word.length < pluralMinLetters || !word.endsWith('s') || word.endsWith('ss') || word.endsWith('us') || keepFinalS.has(word)) return word;
+  return word.endsWith('ies') ? `${withoutEnding(word, 'ies')}y` : withoutEnding(word, 's');
 }
 
 /**

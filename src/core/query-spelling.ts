@@ -5,6 +5,8 @@ import { editDistance } from './text/edit-distance.js';
 import { foldAccents } from './knowledge/translate.js';
 import { WORD_LIST_FILE_NAMES } from './knowledge/words.js';
 import type { Knowledge } from './knowledge/index.js';
+import { isTypoCandidate, typoBudget, type SpellingConventions } from './knowledge/spelling.js';
+import { withoutEnding } from './text/endings.js';
 
 /**
  * Spelling correction for a search query, before it is cleaned.
@@ -49,6 +51,7 @@ interface Nearest {
 export interface QueryVocabulary {
   readonly known: ReadonlySet<string>;
   readonly candidates: ReadonlyMap<string, string>;
+  readonly spelling: SpellingConventions;
 }
 
 export class QuerySpeller {
@@ -79,21 +82,21 @@ export class QuerySpeller {
       const lower = token.toLowerCase();
       // A listed misspelling, or the plural of one, is known only to be read as its right spelling ("breds").
       const listed = this.vocabulary.candidates.get(lower);
-      if (listed !== undefined && listed !== lower && lower.length >= 4) {
+      if (listed !== undefined && listed !== lower && lower.length >= this.vocabulary.spelling.typoMinLetters) {
         corrections.push({ from: token, to: listed });
         return listed;
       }
       // A three-letter word is read only as a word of the menu it is one dropped letter short of, when it is of one
       // only ("rce" at a place selling rice, "mlk"): too many words are near it to read it by the knowledge base.
       if (/^[a-z]{3}$/.test(lower) && !this.isKnown(lower)) {
-        menuWords ??= menuWordsOf(corpus);
+        menuWords ??= menuWordsOf(corpus, this.vocabulary.spelling);
         const fixed = droppedFrom(lower, menuWords);
         if (fixed === null) return token;
         corrections.push({ from: token, to: fixed });
         return fixed;
       }
-      if (!/^[a-z]{4,}$/.test(lower) || this.isKnown(lower)) return token;
-      menuWords ??= menuWordsOf(corpus);
+      if (!isTypoCandidate(lower, this.vocabulary.spelling) || this.isKnown(lower)) return token;
+      menuWords ??= menuWordsOf(corpus, this.vocabulary.spelling);
       if (menuWords.has(lower)) return token;
       const fixed = this.nearest(lower, menuWords);
       if (fixed === null) return token;
@@ -108,19 +111,19 @@ export class QuerySpeller {
     if (known.has(word)) return true;
     // A plural of a known word is a real word ("Pizzas", "Biryanis"); a doubled s is a typo ("drinkss").
     if (!word.endsWith('s') || word.endsWith('ss')) return false;
-    return known.has(word.slice(0, -1)) || (word.endsWith('es') && known.has(word.slice(0, -2)));
+    return known.has(withoutEnding(word, 's')) || (word.endsWith('es') && known.has(withoutEnding(word, 'es')));
   }
 
   private nearest(word: string, menuWords: ReadonlyMap<string, string>): string | null {
     // Romanised Hindi spells one vowel many ways: "haddee" is haddi, "neembu" nimbu, "waali" wali. A word of five
     // letters or more that folds as known words do is the nearest of them ("chaatt" is chaat, not chat), before any
     // other edit is counted.
-    const sameFold = word.length >= 5 ? this.byFold.get(hinglishFold(word)) : undefined;
+    const sameFold = word.length >= this.vocabulary.spelling.soundFoldMinLetters ? this.byFold.get(hinglishFold(word)) : undefined;
     if (sameFold) {
       const folded = bestOf(sameFold, word, word.length, this.vocabulary.candidates);
       if (folded.best !== null && !folded.tie) return folded.best;
     }
-    const max = word.length >= 8 ? 2 : 1;
+    const max = typoBudget(this.vocabulary.spelling, word.length);
     // The menu's own words first: they are what the query can find, and they break the knowledge base's ties. A
     // knowledge-base word strictly nearer than the menu's best is still the likelier reading.
     const fromMenu = bestOf([...menuWords.keys()].filter((w) => w[0] === word[0]), word, max, menuWords);
@@ -151,11 +154,11 @@ export function hinglishFold(word: string): string {
 }
 
 /** The words of a menu (and their plurals: a query asks for "shakes" where the menu sells a "Shake"), as candidates. */
-function menuWordsOf(corpus: readonly string[]): Map<string, string> {
+function menuWordsOf(corpus: readonly string[], spelling: SpellingConventions): Map<string, string> {
   const words = new Map<string, string>();
   for (const t of corpus) {
     for (const w of wordsOf(t)) {
-      if (w.length < 3) continue;
+      if (w.length < spelling.wordPartMinLetters) continue;
       words.set(w, w);
       if (!w.endsWith('s') && !words.has(`${w}s`)) words.set(`${w}s`, `${w}s`);
     }
@@ -258,7 +261,7 @@ export function loadQueryVocabulary(k: Knowledge, englishWords: Iterable<string>
   const lex = join(k.dir, 'lexicon');
   const candidates = new Map<string, string>();
   const add = (spelling: string, reading: string = spelling): void => {
-    if (spelling.length < 3 || candidates.has(spelling)) return;
+    if (spelling.length < k.words.spelling.wordPartMinLetters || candidates.has(spelling)) return;
     candidates.set(spelling, reading);
     if (!spelling.endsWith('s') && !candidates.has(`${spelling}s`)) candidates.set(`${spelling}s`, `${reading}s`);
   };
@@ -285,5 +288,5 @@ export function loadQueryVocabulary(k: Knowledge, englishWords: Iterable<string>
   const known = new Set<string>(candidates.keys());
   for (const w of everyWord) known.add(w);
   for (const w of englishWords) known.add(w);
-  return { known, candidates };
+  return { known, candidates, spelling: k.words.spelling };
 }

@@ -10,6 +10,9 @@ import { equivalencePhrasePositions, equivalenceTerms, equivalenceTokens } from 
 import { literalAlternatives } from './knowledge/words.js';
 import { annotationKey, parseCleanedText, type MenuText } from './menu-text.js';
 import { relevanceFeatures, type FallbackRule, type MenuContextRule, type SearchRanker } from './search-relevance.js';
+import { roundCosine } from './number-format.js';
+import { withoutEnding } from './text/endings.js';
+import { splitInTwo } from './text/split-word.js';
 
 /**
  * Semantic search over a small corpus (≤ 512 items), in three stages:
@@ -118,9 +121,10 @@ const PAIRING_PHRASE = /\b(?:go(?:es)?|pairs?|eat|have)\s+with\s+(?:my\s+|the\s+
 /** `word`, its singular (item word sets hold singulars too: "pancakes" finds "Mini Pancake"), or, for a menu adjective in -y, its noun: "cheesy" finds "Four Cheese Pizza", "creamy" "Cream of Mushroom"; and the other way round, "cheese" finds "Cheesy American BBQ". */
 export function hasWord(k: Knowledge, words: ReadonlySet<string>, word: string): boolean {
   if (words.has(word) || words.has(k.singular(word))) return true;
-  if (word.length >= 5 && !word.endsWith('y') && (words.has(`${word}y`) || (word.endsWith('e') && words.has(`${word.slice(0, -1)}y`)))) return true;
-  if (word.length < 5 || !word.endsWith('y')) return false;
-  const stem = word.slice(0, -1);
+  const adjectiveFrom = k.words.spelling.soundFoldMinLetters;
+  if (word.length >= adjectiveFrom && !word.endsWith('y') && (words.has(`${word}y`) || (word.endsWith('e') && words.has(`${withoutEnding(word, 'e')}y`)))) return true;
+  if (word.length < adjectiveFrom || !word.endsWith('y')) return false;
+  const stem = withoutEnding(word, 'y');
   return words.has(stem) || words.has(`${stem}e`);
 }
 
@@ -463,21 +467,15 @@ export interface SearchOutcome {
 
 /**
  * The two words a menu ran together into one ("Cheeseburst" → cheese, burst), or none: a word the cleaning vocabulary
- * does not know that splits into two words it does know in exactly one way, each of four letters or more. Known
+ * does not know that splits into two words it does know in exactly one way, each at least a split part long
+ * (lexicon/spelling.tsv). Known
  * words are never split ("pineapple" holds no apple).
  */
 export function compoundParts(k: Knowledge, word: string): readonly string[] {
-  if (word.length < 8 || !/^\p{Ll}+$/u.test(word)) return [];
+  if (!/^\p{Ll}+$/u.test(word)) return [];
   const { vocabulary, misspellings } = k.cleaning;
   if (vocabulary.has(word) || misspellings.has(word)) return [];
-  let found: string[] | null = null;
-  for (let i = 4; i <= word.length - 4; i++) {
-    const a = word.slice(0, i), b = word.slice(i);
-    if (!vocabulary.has(a) || !vocabulary.has(b)) continue;
-    if (found) return [];
-    found = [a, b];
-  }
-  return found ?? [];
+  return splitInTwo(word, (w) => vocabulary.has(w), k.words.spelling.splitPartMinLetters) ?? [];
 }
 
 /**
@@ -570,7 +568,7 @@ export function gateSearch(k: Knowledge, q: QueryUnderstanding, items: readonly 
     .sort((a, b) => b.relevance - a.relevance || b.cosine - a.cosine || a.index - b.index)
     .slice(0, topK);
   if (passed.length > 0) {
-    return { results: passed.map((c) => ({ index: c.index, score: round(c.cosine), reranker_score: round(c.relevance), is_fallback: false })) };
+    return { results: passed.map((c) => ({ index: c.index, score: roundCosine(c.cosine), reranker_score: roundCosine(c.relevance), is_fallback: false })) };
   }
   return { results: fallback(k, q, items, scored, rule, topK) };
 }
@@ -661,9 +659,5 @@ function fallback(k: Knowledge, q: QueryUnderstanding, items: readonly SearchIte
   return eligible
     .filter((c) => c.cosine >= bestCos - rule.band)
     .slice(0, Math.min(topK, rule.most))
-    .map((c) => ({ index: c.index, score: round(c.cosine), reranker_score: round(c.relevance), is_fallback: true }));
-}
-
-function round(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
+    .map((c) => ({ index: c.index, score: roundCosine(c.cosine), reranker_score: roundCosine(c.relevance), is_fallback: true }));
 }

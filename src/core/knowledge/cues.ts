@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { COURSES, CUISINE_LABELS, PROTEINS, TAGS } from './dishes.js';
 import type { Course, Cuisine, Protein, Tag } from './dishes.js';
 import { readRowPerKey, readTsv } from './tsv.js';
+import { withoutEnding } from '../text/endings.js';
 
 /**
  * Lexicon cues read straight off a menu-item text: diet, main protein, course and a cuisine hint.
@@ -66,6 +67,8 @@ export interface TextBoundaries {
   readonly soft: ReadonlySet<string>;
   /** "with", "plus": boundaries between two dishes (for cuisine). */
   readonly dish: ReadonlySet<string>;
+  /** From how many letters a word's final s may be a plural (lexicon/spelling.tsv). */
+  readonly pluralMinLetters: number;
 }
 
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
@@ -128,10 +131,10 @@ export function foldMenuText(text: string): string {
     .replace(/&/g, ' and ');
 }
 
-function singularsOf(word: string): string[] {
-  if (word.length <= 3 || !word.endsWith('s') || word.endsWith('ss')) return [];
-  const out = [word.slice(0, -1)];
-  if (word.endsWith('es')) out.push(word.slice(0, -2));
+function singularsOf(word: string, pluralMinLetters: number): string[] {
+  if (word.length < pluralMinLetters || !word.endsWith('s') || word.endsWith('ss')) return [];
+  const out = [withoutEnding(word, 's')];
+  if (word.endsWith('es')) out.push(withoutEnding(word, 'es'));
   return out;
 }
 
@@ -156,7 +159,7 @@ export function tokenizeMenuText(text: string, boundaries: TextBoundaries): CueT
     const soft = boundaries.soft.has(word);
     if (soft && tokens.length > 0 && !pendingHardBreak) seg++;
     if (boundaries.dish.has(word) && tokens.length > 0 && !pendingHardBreak) dish++;
-    tokens.push({ word, singulars: singularsOf(word), seg, dish, hardBreakBefore: pendingHardBreak, soft });
+    tokens.push({ word, singulars: singularsOf(word, boundaries.pluralMinLetters), seg, dish, hardBreakBefore: pendingHardBreak, soft });
     pendingHardBreak = false;
   };
   for (let i = 0; i < folded.length; i++) {

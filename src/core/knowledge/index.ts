@@ -119,8 +119,8 @@ export function loadKnowledge(dir: string = KNOWLEDGE_DIR, options: { prepare?: 
   const book = loadDishBook(dir);
   const lookup = buildDishLookup(book, () => loadLookupLexicons(dir), lookupWords(words), memoEntries);
   const keepFinalS = words.keepFinalS;
-  const singularOf = (word: string): string => singular(word, keepFinalS);
-  const cues = loadCueLexicons(dir, { soft: new Set(words.boundaries.soft), dish: new Set(words.boundaries.dish) });
+  const singularOf = (word: string): string => singular(word, keepFinalS, words.spelling.pluralMinLetters);
+  const cues = loadCueLexicons(dir, { soft: new Set(words.boundaries.soft), dish: new Set(words.boundaries.dish), pluralMinLetters: words.spelling.pluralMinLetters });
   const cleaning = once(() =>
     loadCleaningLexicon(dir, book, { functionWords: words.devanagariFunctionWords, dictionary: lookup.devanagari }, [...trieKeywords(cues.flavour), ...trieKeywords(cues.cuisine)]),
   );

@@ -8,6 +8,9 @@ import { editDistance } from '../text/edit-distance.js';
 import { splitInTwo } from '../text/split-word.js';
 import { readMisspellings } from './spellings.js';
 import { literalAlternatives, type WordLexicons } from './words.js';
+import { roundHundredths } from '../number-format.js';
+import { isTypoCandidate, typoBudget, type SpellingConventions } from './spelling.js';
+import { withoutEnding } from '../text/endings.js';
 
 /**
  * Name → dish lookups over the knowledge base.
@@ -114,6 +117,8 @@ export interface LookupWords {
   readonly comboSplit: RegExp;
   /** Words that end a combo's name without being a dish ("Whopper Combo", "Zinger Burger Meal"). */
   readonly comboTail: ReadonlySet<string>;
+  /** How long a word must be before a typo repair, a plural fold or a split touches it. */
+  readonly spelling: SpellingConventions;
   /** Words ending in s whose singular is a different dish word (fries ≠ fry): never folded. */
   readonly notPlural: ReadonlySet<string>;
   /** A vessel → the dish words in whose names it is only a party portion (filler_words.tsv vessel_portion). */
@@ -132,6 +137,7 @@ export function lookupWords(words: WordLexicons): LookupWords {
     comboSeparator: new RegExp(`[+,;]|\\s&\\s|${wordsOf(words.combo.separator)}`, 'i'),
     comboSplit: new RegExp(`\\s*(?:\\+|,|;|\\s&\\s|\\s(?:${literalAlternatives(words.combo.joiner)})\\s)\\s*`, 'i'),
     comboTail: words.combo.tail,
+    spelling: words.spelling,
     notPlural: words.notPlural,
     vesselPortions: words.vesselPortions,
     devanagariFunctionWords: words.devanagariFunctionWords,
@@ -240,7 +246,7 @@ export function guardSignature(words: readonly string[], guards: LookupLexicons[
 }
 
 /** The two words by which two equally long keys differ, when that is their only difference and it is a spelling. */
-function differingWords(a: readonly string[], b: readonly string[]): [string, string] | null {
+function differingWords(a: readonly string[], b: readonly string[], spelling: SpellingConventions): [string, string] | null {
   if (a.length !== b.length || a.length < 2) return null;
   let pair: [string, string] | null = null;
   for (let i = 0; i < a.length; i++) {
@@ -248,8 +254,8 @@ function differingWords(a: readonly string[], b: readonly string[]): [string, st
     if (pair) return null;
     pair = [a[i]!, b[i]!];
   }
-  if (!pair || !/^[a-z]{4,}$/.test(pair[0]) || !/^[a-z]{4,}$/.test(pair[1])) return null;
-  const max = Math.max(pair[0].length, pair[1].length) >= 8 ? 2 : 1;
+  if (!pair || !isTypoCandidate(pair[0], spelling) || !isTypoCandidate(pair[1], spelling)) return null;
+  const max = typoBudget(spelling, Math.max(pair[0].length, pair[1].length));
   return editDistance(pair[0], pair[1], max) <= max ? (pair[0] < pair[1] ? pair : [pair[1], pair[0]]) : null;
 }
 
@@ -341,7 +347,7 @@ class FuzzyIndex {
       else this.byBag.set(info.bag, [info]);
     }
     // Equally near typo repairs are tried most-used word first ("masla" → masala before mala).
-    const byUse = [...this.uses].filter(([w]) => /^[a-z]{4,}$/.test(w)).sort((a, b) => b[1] - a[1]);
+    const byUse = [...this.uses].filter(([w]) => isTypoCandidate(w, lw.spelling)).sort((a, b) => b[1] - a[1]);
     const ranks = new Map<string, number>();
     for (const [word] of byUse) {
       const rank = ranks.get(word[0]!) ?? 0;
@@ -376,22 +382,22 @@ class FuzzyIndex {
   }
 
   private singular(word: string): string {
-    if (word.length < 4 || !word.endsWith('s') || word.endsWith('ss') || word.endsWith('us') || this.lw.notPlural.has(word)) return word;
+    if (word.length < this.lw.spelling.pluralMinLetters || !word.endsWith('s') || word.endsWith('ss') || word.endsWith('us') || this.lw.notPlural.has(word)) return word;
     const candidates = word.endsWith('ies')
-      ? [`${word.slice(0, -3)}y`, word.slice(0, -1)]
-      : word.endsWith('es') ? [word.slice(0, -1), word.slice(0, -2)] : [word.slice(0, -1)];
+      ? [`${withoutEnding(word, 'ies')}y`, withoutEnding(word, 's')]
+      : word.endsWith('es') ? [withoutEnding(word, 's'), withoutEnding(word, 'es')] : [withoutEnding(word, 's')];
     for (const c of candidates) if (this.uses.has(c)) return c;
     return word;
   }
 
-  /** Known words within a small edit distance of an unknown one (1 up to 7 letters, 2 from 8), nearest only. */
+  /** Known words within a small edit distance of an unknown one (lexicon/spelling.tsv's typo budget), nearest only. */
   nearestWords(word: string): string[] {
-    if (word.length < 4) return [];
+    if (typoBudget(this.lw.spelling, word.length) === 0) return [];
     return this.nearest.get(word, () => this.nearestUncached(word));
   }
 
   private nearestUncached(word: string): string[] {
-    const max = word.length >= 8 ? 2 : 1;
+    const max = typoBudget(this.lw.spelling, word.length);
     // Only words within `max` letters of its length can be within `max` edits; every word at the least distance is
     // kept, and ties go most-used first.
     let best: { readonly word: string; readonly rank: number }[] = [];
@@ -410,9 +416,9 @@ class FuzzyIndex {
     return bestD <= max ? best.sort((a, b) => a.rank - b.rank).slice(0, 6).map((c) => c.word) : [];
   }
 
-  /** "pavbhaji" → ["pav", "bhaji"] when both halves are known words (3+ letters each) and the split is unique. */
+  /** "pavbhaji" → ["pav", "bhaji"] when both halves are known words (each a word part long) and the split is unique. */
   splitWord(word: string): string[] | null {
-    return splitInTwo(word, (w) => this.uses.has(w), 3);
+    return splitInTwo(word, (w) => this.uses.has(w), this.lw.spelling.wordPartMinLetters);
   }
 
   /**
@@ -435,7 +441,7 @@ class FuzzyIndex {
     for (const keys of byDish.values()) {
       for (let i = 0; i < keys.length; i++) {
         for (let j = i + 1; j < keys.length; j++) {
-          const pair = differingWords(keys[i]!.words, keys[j]!.words);
+          const pair = differingWords(keys[i]!.words, keys[j]!.words, this.lw.spelling);
           if (pair) pairs.set(pair.join(' '), pair);
         }
       }
@@ -754,7 +760,7 @@ class Lookup implements DishLookup {
   }
 
   private fuzzyMatch(ids: ReadonlySet<number>, score: number): DishMatch {
-    return { dish: this.dishes[[...ids][0]!]!, how: 'fuzzy', score: Math.max(FUZZY_FLOOR, Math.round(score * 100) / 100) };
+    return { dish: this.dishes[[...ids][0]!]!, how: 'fuzzy', score: Math.max(FUZZY_FLOOR, roundHundredths(score)) };
   }
 
   /** The one dish whose bag equals the words' bag with the same guard signature; 'ambiguous' when several. */

@@ -7,6 +7,8 @@ import { hasIndicScript, soundKey, transliterateIndic, type DevanagariTables } f
 import { literalAlternatives, type WordLexicons } from '../knowledge/words.js';
 import { editDistance } from './edit-distance.js';
 import { splitInTwo } from './split-word.js';
+import { menuTypoBudget, type SpellingConventions } from '../knowledge/spelling.js';
+import { withoutEnding } from './endings.js';
 
 export type NoiseKind = 'price' | 'size' | 'promo' | 'emoji' | 'decoration';
 
@@ -386,7 +388,11 @@ export class TextCleaner {
    * again) and the word lists of its patterns.
    */
   /** `recentEntries`: how many distinct inputs it remembers the cleaned form of, and words their fuzzy reading. */
+  /** How long a word must be before the cleaner corrects or splits it (lexicon/spelling.tsv). */
+  private readonly spelling: SpellingConventions;
+
   constructor(readonly lexicon: CleaningLexicon, words: WordLexicons, recentEntries: number) {
+    this.spelling = words.spelling;
     this.recent = new Memo(recentEntries);
     this.fuzzyMemo = new Memo(recentEntries);
     this.promoRe = new RegExp(`${WB_START}(?:${alternation(lexicon.promo)})${WB_END}`, 'giu');
@@ -700,7 +706,7 @@ export class TextCleaner {
         const double = lower.replace(/([a-z])\1{2,}/g, '$1$1'), single = lower.replace(/([a-z])\1{2,}/g, '$1');
         const known = (w: string): string | null => (this.vocabulary.has(w) ? w : this.misspellings.get(w) ?? null);
         const spelled = [double, single].find((w) => this.vocabulary.has(w) || this.misspellings.has(w));
-        const near = spelled ?? (double.length >= 6 ? this.nearest(double) : null);
+        const near = spelled ?? (double.length >= this.spelling.menuTypoMinLetters ? this.nearest(double) : null);
         fixed = near === null ? null : this.misspellings.get(near) ?? near;
         shownFix = near !== null && this.variants.has(near) ? near : null;
       } else if (/^[a-z]{4,}$/.test(lower) && !/\p{Ll}\p{Lu}/u.test(core) && !this.vocabulary.has(lower) && !this.lexicon.realWords.has(lower) && !this.isInflection(lower)) {
@@ -773,18 +779,18 @@ export class TextCleaner {
 
   /**
    * Two vocabulary words typed without the space between them ("Friedrice", "Afghanichicken"), when the word splits
-   * into two such words (four letters or more each) in exactly one way; else null.
+   * into two such words (each at least lexicon/spelling.tsv's split part long) in exactly one way; else null.
    */
   private gluedWords(word: string): string | null {
-    return splitInTwo(word, (w) => this.vocabulary.has(w), 4)?.join(' ') ?? null;
+    return splitInTwo(word, (w) => this.vocabulary.has(w), this.spelling.splitPartMinLetters)?.join(' ') ?? null;
   }
 
   /** A plural or singular of a vocabulary word ("Pizzas", "Specials", "Strip") is a real word, not a typo. */
   private isInflection(word: string): boolean {
     const v = this.vocabulary;
-    if (word.endsWith('ies') && v.has(word.slice(0, -3) + 'y')) return true;
-    if (word.endsWith('es') && v.has(word.slice(0, -2))) return true;
-    if (word.endsWith('s') && v.has(word.slice(0, -1))) return true;
+    if (word.endsWith('ies') && v.has(withoutEnding(word, 'ies') + 'y')) return true;
+    if (word.endsWith('es') && v.has(withoutEnding(word, 'es'))) return true;
+    if (word.endsWith('s') && v.has(withoutEnding(word, 's'))) return true;
     return v.has(word + 's') || v.has(word + 'es');
   }
 
@@ -802,9 +808,9 @@ export class TextCleaner {
   /**
    * The unique nearest vocabulary word or listed spelling within a small edit distance (as written; the caller folds
    * it), else null (unknown words stay as they are).
-   * Words of four or five letters get only a swap of two neighbouring letters (Party/Patty, Grand/Grande, Jello/Jelly
-   * are all real), two edits
-   * are allowed only from ten letters on, and an edit confined to the end of the word is refused: it turns real words
+   * Words shorter than lexicon/spelling.tsv's menu typo length get only a swap of two neighbouring letters (Party/Patty,
+   * Grand/Grande, Jello/Jelly are all real), two edits are allowed only from its menu two-typo length, and an edit
+   * confined to the end of the word is refused: it turns real words
    * into neighbours (Mughal → Mughali, Twisted → Twister) far more often than it fixes a typo, except a stuttered final
    * letter ("Laddooo", "Parathaa").
    */
@@ -813,14 +819,14 @@ export class TextCleaner {
   }
 
   private nearestWord(word: string): string | null {
-    // Four and five letters: only two neighbouring letters swapped ("Garvy", "Riec"); other single edits of words
-    // that short turn real words into other real ones (Party/Patty, Grand/Grande).
-    if (word.length < 6) return this.swappedWord(word) ?? this.undoubledWord(word);
-    const max = word.length >= 10 ? 2 : 1;
+    // Short words: only two neighbouring letters swapped ("Garvy", "Riec"); other single edits of words that short
+    // turn real words into other real ones (Party/Patty, Grand/Grande).
+    const max = menuTypoBudget(this.spelling, word.length);
+    if (max === 0) return this.swappedWord(word) ?? this.undoubledWord(word);
     let best: string[] = [];
     let bestD = max + 1;
     for (const cand of this.buckets.get(word[0]!) ?? []) {
-      if (Math.abs(cand.length - word.length) > max || cand.length < 4 || isTailEdit(word, cand)) continue;
+      if (Math.abs(cand.length - word.length) > max || cand.length < this.spelling.typoMinLetters || isTailEdit(word, cand)) continue;
       const d = editDistance(word, cand, max);
       if (d < bestD) {
         best = [cand];
@@ -878,7 +884,7 @@ export class TextCleaner {
    */
   private undoubledWord(word: string): string | null {
     const single = word.slice(0, -1);
-    if (word.at(-1) !== word.at(-2) || single.length < 4) return null;
+    if (word.at(-1) !== word.at(-2) || single.length < this.spelling.typoMinLetters) return null;
     return this.vocabulary.has(single) || this.misspellings.has(single) ? single : null;
   }
 }
