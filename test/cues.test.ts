@@ -184,21 +184,24 @@ t.test('dietOf: table', async (t) => {
   for (const [text, want] of DIET_CASES) t.equal(dietOf(lex, text).value, want, text);
 });
 
-t.test('dietOf: evidence and confidence explain the answer', async (t) => {
+t.test('dietOf: evidence and support explain the answer', async (t) => {
   const seekh = dietOf(lex, 'Veg Seekh Kebab');
   t.same(seekh.evidence, ['veg seekh', 'veg']);
-  t.equal(seekh.confidence, 0.95);
+  t.equal(seekh.support, 'stated', 'a veg marker states the diet');
   const eggChicken = dietOf(lex, 'Egg Chicken Roll');
   t.same(eggChicken.evidence, ['egg', 'chicken']);
   const byDefault = dietOf(lex, 'Seekh Kebab');
   t.equal(byDefault.value, 'non_veg');
-  t.ok(byDefault.confidence < dietOf(lex, 'Mutton Seekh Kebab').confidence, 'an implied meat is less certain than a named one');
+  t.equal(byDefault.support, 'implied', 'a meat-by-default dish word implies the meat');
+  t.equal(dietOf(lex, 'Mutton Seekh Kebab').support, 'stated', 'a named meat states it');
+  t.equal(dietOf(lex, 'Egg Curry').support, 'stated');
   t.same(dietOf(lex, 'Drumstick Sambar').evidence, ['drumstick sambar']);
   t.same(dietOf(lex, 'Eggless Chocolate Truffle Cake 500g').evidence, ['eggless']);
   const unknown = dietOf(lex, 'Chef Special');
-  t.equal(unknown.confidence, 0);
+  t.equal(unknown.support, 'none');
   t.same(unknown.evidence, []);
-  t.ok(dietOf(lex, 'Aloo Gobi').confidence < dietOf(lex, 'Pure Veg Thali').confidence, 'an explicit veg marker is surer than veg ingredients');
+  t.equal(dietOf(lex, 'Aloo Gobi').support, 'implied', 'veg ingredients imply veg');
+  t.equal(dietOf(lex, 'Pure Veg Thali').support, 'stated', 'an explicit veg marker states it');
 });
 
 t.test('dietOf: a veg marker turns only the meat it qualifies', async (t) => {
@@ -337,11 +340,16 @@ t.test('proteinOf: named proteins are surer than implied ones', async (t) => {
   const named = proteinOf(lex, 'Mutton Keema Pav');
   t.equal(implied.value, 'mutton');
   t.equal(named.value, 'mutton');
-  t.ok(implied.confidence < named.confidence);
+  t.equal(implied.support, 'implied');
+  t.equal(named.support, 'stated');
   t.same(proteinOf(lex, 'Chicken Keema').evidence, ['chicken']);
   t.same(proteinOf(lex, 'Fish & Prawn Platter').evidence, ['fish', 'prawn']);
-  t.equal(proteinOf(lex, 'Aloo Gobi').confidence, 0);
-  t.ok(proteinOf(lex, 'Chicken and Mutton Biryani').confidence < proteinOf(lex, 'Chicken Biryani').confidence, 'two meats: less sure');
+  t.equal(proteinOf(lex, 'Aloo Gobi').support, 'none');
+  t.equal(proteinOf(lex, 'Chicken and Mutton Biryani').support, 'implied', 'two meats: the first leads, neither is stated');
+  t.equal(proteinOf(lex, 'Chicken Biryani').support, 'stated');
+  t.equal(proteinOf(lex, 'Fish & Prawn Platter').value, 'seafood');
+  t.equal(proteinOf(lex, 'Fish & Prawn Platter').support, 'implied', 'several sea proteins: seafood, no one stated');
+  t.equal(proteinOf(lex, 'Paneer Tikka').support, 'stated', 'a vegetarian protein named');
 });
 
 // ---------------------------------------------------------------------------------------------------------------

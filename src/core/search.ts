@@ -32,8 +32,6 @@ import { splitInTwo } from './text/split-word.js';
 // The query's filler words (they ask for nothing: "something", "kuch", "quick"), its meal words ("meal", "khana": with
 // only a diet besides, the query is for that diet's mains) and its negators are lexicon/query_filler.txt and
 // query_words.tsv's.
-/** A diet or protein the query's words say this surely is asked for ("veg", "chicken" at 0.95); an implied one is not. */
-const STATED_CONFIDENCE = 0.9;
 
 // A negator right before a concept phrase turns it round: "not spicy", "no cheese", "less sweet", "non fried", "bina
 // teekha". (Phrases that are themselves negative, "no added sugar", "without egg", are matched whole first.)
@@ -230,8 +228,8 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
   words.forEach((w, i) => {
     const next = words[i + 1];
     if (!queryNegators.has(w) || w === 'non' || next === undefined || covered.has(i + 1)) return;
-    const diet = next === 'non' && words[i + 2] === 'veg' ? { value: 'non_veg', confidence: 1 } : parseCleanedText(k, next).cues.diet;
-    if (diet.confidence < STATED_CONFIDENCE || (diet.value !== 'non_veg' && diet.value !== 'egg')) return;
+    const diet = next === 'non' && words[i + 2] === 'veg' ? { value: 'non_veg', support: 'stated' } : parseCleanedText(k, next).cues.diet;
+    if (diet.support !== 'stated' || (diet.value !== 'non_veg' && diet.value !== 'egg')) return;
     covered.add(i);
     covered.add(i + 1);
     if (next === 'non' && words[i + 2] === 'veg') covered.add(i + 2);
@@ -306,13 +304,14 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
   // asks for the veg Whopper too, and "keema" for the chicken keema.
   // A meat or egg the query says it is without ("no chicken burger") states veg, whichever the diet lexicon lists as a
   // phrase.
-  const statedDiet = negatedMeat ? 'veg' : cues.diet.confidence < STATED_CONFIDENCE ? 'unknown' : cues.diet.value;
+  // Only a diet or protein the query's words state ("veg", "chicken") is asked for; an implied one is not.
+  const statedDiet = negatedMeat ? 'veg' : cues.diet.support !== 'stated' ? 'unknown' : cues.diet.value;
   // Stated by a diet word (read in the English reading too: "shakahari" is "vegetarian") only when that word agrees
   // with the reading: "veg dish that tastes like mutton" names a meat too, and is no query for non-veg food.
   const markers = query.english === query.text ? profile.markers : dietMarkers(k.cues, query.english);
   const markedDiet = markers.vegOrNonVeg ? (markers.markerWords.includes('non') ? 'non_veg' : 'veg') : markers.eggFree ? 'veg' : null;
   const dietStated = negatedMeat || (markedDiet !== null && vegOrNot(statedDiet) === markedDiet);
-  const statedProtein = !negatedMeat && cues.protein.confidence >= STATED_CONFIDENCE ? cues.protein.value : null;
+  const statedProtein = !negatedMeat && cues.protein.support === 'stated' ? cues.protein.value : null;
   const stated = { ...profile, diet: statedDiet, protein: statedProtein ?? (profile.dishHow === 'exact' ? profile.protein : null), eggByRecipeOnly: false };
   const dishNames = profile.dishHow === 'exact' && content > 0 ? namesWords(k, profile.dish!).filter((names) => names.size >= 2) : [];
   const spelled = spellingOf(contentWords, profile);

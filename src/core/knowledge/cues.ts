@@ -24,6 +24,21 @@ export interface Cue<T> {
 
 export type DietCue = 'veg' | 'egg' | 'non_veg' | 'unknown';
 
+/**
+ * What a diet or protein reading rests on. `stated`: the text names it outright (a meat or an egg, a veg marker, a
+ * named protein), so a query that says it means it; `implied`: read from words that usually carry it (keema,
+ * pepperoni, veg ingredients, several proteins of which one leads); `none`: no reading.
+ */
+export type CueSupport = 'stated' | 'implied' | 'none';
+
+/** A diet or protein reading: what the words say and how directly they say it. */
+export interface SupportedCue<T> {
+  readonly value: T;
+  readonly support: CueSupport;
+  /** The lexicon keywords that decided the answer, in text order. */
+  readonly evidence: readonly string[];
+}
+
 export const DIET_CLASSES = [
   'non_veg', 'non_veg_default', 'egg', 'egg_free', 'veg_marker', 'veg_substitute', 'veg', 'egg_possible', 'neutral',
 ] as const;
@@ -446,7 +461,7 @@ function readDiet(tokens: readonly CueToken[], lex: CueLexicons): DietReading {
   return { matches, overridden: new Set(overriddenBy.keys()), overriddenBy };
 }
 
-function dietFromReading(r: DietReading): Cue<DietCue> {
+function dietFromReading(r: DietReading): SupportedCue<DietCue> {
   const live = r.matches.filter((_, k) => !r.overridden.has(k));
   const words = (pred: (c: DietClass) => boolean): string[] =>
     live.filter((m) => pred(m.value)).map((m) => m.keyword);
@@ -456,11 +471,11 @@ function dietFromReading(r: DietReading): Cue<DietCue> {
   if (explicitMeat.length + defaultMeat.length > 0) {
     return {
       value: 'non_veg',
-      confidence: explicitMeat.length > 0 ? 0.95 : 0.8,
+      support: explicitMeat.length > 0 ? 'stated' : 'implied',
       evidence: live.filter((m) => MEAT_CLASSES.has(m.value) || m.value === 'egg').map((m) => m.keyword),
     };
   }
-  if (eggs.length > 0) return { value: 'egg', confidence: 0.9, evidence: eggs };
+  if (eggs.length > 0) return { value: 'egg', support: 'stated', evidence: eggs };
   // Evidence of a veg answer: the markers, plus every overridden meat word shown with what overrode it.
   const overrides = [...r.overriddenBy.entries()].map(([k, by]) => {
     const [a, b] = by < k ? [r.matches[by]!, r.matches[k]!] : [r.matches[k]!, r.matches[by]!];
@@ -468,13 +483,13 @@ function dietFromReading(r: DietReading): Cue<DietCue> {
   });
   const markers = words(isMarker);
   if (markers.length > 0 || overrides.length > 0) {
-    return { value: 'veg', confidence: 0.95, evidence: [...new Set([...overrides, ...markers])] };
+    return { value: 'veg', support: 'stated', evidence: [...new Set([...overrides, ...markers])] };
   }
   // Cakes, pastries and brownies are baked with egg often enough that their flavours cannot vouch for them.
-  if (live.some((m) => m.value === 'egg_possible')) return { value: 'unknown', confidence: 0, evidence: [] };
+  if (live.some((m) => m.value === 'egg_possible')) return { value: 'unknown', support: 'none', evidence: [] };
   const vegWords = words((c) => c === 'veg' || c === 'veg_substitute');
-  if (vegWords.length > 0) return { value: 'veg', confidence: 0.85, evidence: vegWords };
-  return { value: 'unknown', confidence: 0, evidence: [] };
+  if (vegWords.length > 0) return { value: 'veg', support: 'implied', evidence: vegWords };
+  return { value: 'unknown', support: 'none', evidence: [] };
 }
 
 /**
@@ -485,7 +500,7 @@ function dietFromReading(r: DietReading): Cue<DietCue> {
  * pepperoni) give way to any veg marker in the same part or a veg stand-in before them ("Paneer Seekh");
  * "Drumstick Sambar" is the vegetable; "Chicken 65" and "Gobi 65" are decided by their first word.
  */
-export function dietOf(lex: CueLexicons, text: string): Cue<DietCue> {
+export function dietOf(lex: CueLexicons, text: string): SupportedCue<DietCue> {
   return dietFromReading(readDiet(tokenizeMenuText(text, lex.boundaries), lex));
 }
 
@@ -530,12 +545,12 @@ interface NamedProtein {
   readonly implied: boolean;
 }
 
-/** Which named proteins win, best tier first, with the confidence of a tier that names a single protein. */
-const PROTEIN_TIERS: readonly { readonly admits: (n: NamedProtein, kind: ProteinKind) => boolean; readonly confidence: number }[] = [
-  { admits: (n, kind) => animal(kind) && !n.implied, confidence: 0.95 },
-  { admits: (_, kind) => animal(kind), confidence: 0.75 },
-  { admits: (_, kind) => kind === 'egg', confidence: 0.9 },
-  { admits: (_, kind) => kind === 'vegetarian', confidence: 0.9 },
+/** Which named proteins win, best tier first, with the support of a tier that names a single protein. */
+const PROTEIN_TIERS: readonly { readonly admits: (n: NamedProtein, kind: ProteinKind) => boolean; readonly support: CueSupport }[] = [
+  { admits: (n, kind) => animal(kind) && !n.implied, support: 'stated' },
+  { admits: (_, kind) => animal(kind), support: 'implied' },
+  { admits: (_, kind) => kind === 'egg', support: 'stated' },
+  { admits: (_, kind) => kind === 'vegetarian', support: 'stated' },
 ];
 
 /** Meat or seafood: what beats egg and the vegetarian proteins. */
@@ -543,7 +558,7 @@ function animal(kind: ProteinKind): boolean {
   return kind === 'meat' || kind === 'seafood';
 }
 
-function proteinFromTokens(tokens: readonly CueToken[], lex: CueLexicons, diet: DietReading): Cue<Protein | null> {
+function proteinFromTokens(tokens: readonly CueToken[], lex: CueLexicons, diet: DietReading): SupportedCue<Protein | null> {
   const overriddenSpans = diet.matches.filter((_, k) => diet.overridden.has(k));
   const defaultSpans = diet.matches.filter((m) => m.value === 'non_veg_default');
   const named: NamedProtein[] = [];
@@ -558,12 +573,13 @@ function proteinFromTokens(tokens: readonly CueToken[], lex: CueLexicons, diet: 
     if (picked.length === 0) continue;
     const distinct = [...new Set(picked.map((n) => n.protein))];
     const evidence = picked.map((n) => n.keyword);
-    if (distinct.length === 1) return { value: distinct[0]!, confidence: tier.confidence, evidence };
-    if (distinct.every((p) => lex.proteinKinds.get(p) === 'seafood')) return { value: 'seafood', confidence: 0.85, evidence };
-    // Two different meats ("Chicken and Mutton Biryani"): the first named leads, with less certainty.
-    return { value: picked[0]!.protein, confidence: Math.min(tier.confidence, 0.7), evidence };
+    if (distinct.length === 1) return { value: distinct[0]!, support: tier.support, evidence };
+    // Several sea proteins are seafood, and of two different meats ("Chicken and Mutton Biryani") the first named
+    // leads: either way no one protein is stated.
+    if (distinct.every((p) => lex.proteinKinds.get(p) === 'seafood')) return { value: 'seafood', support: 'implied', evidence };
+    return { value: picked[0]!.protein, support: 'implied', evidence };
   }
-  return { value: null, confidence: 0, evidence: [] };
+  return { value: null, support: 'none', evidence: [] };
 }
 
 /**
@@ -572,7 +588,7 @@ function proteinFromTokens(tokens: readonly CueToken[], lex: CueLexicons, diet: 
  * egg beats veg proteins ("Egg Chicken Roll" → chicken); several sea proteins → seafood. The resolution rules are
  * documented at the top of protein.tsv.
  */
-export function proteinOf(lex: CueLexicons, text: string): Cue<Protein | null> {
+export function proteinOf(lex: CueLexicons, text: string): SupportedCue<Protein | null> {
   const tokens = tokenizeMenuText(text, lex.boundaries);
   return proteinFromTokens(tokens, lex, readDiet(tokens, lex));
 }
@@ -645,8 +661,8 @@ export function cuisineCue(lex: CueLexicons, text: string): Cue<Cuisine | null> 
 }
 
 export interface MenuTextCues {
-  readonly diet: Cue<DietCue>;
-  readonly protein: Cue<Protein | null>;
+  readonly diet: SupportedCue<DietCue>;
+  readonly protein: SupportedCue<Protein | null>;
   readonly course: Cue<Course>;
   readonly cuisine: Cue<Cuisine | null>;
 }
