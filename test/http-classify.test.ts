@@ -5,6 +5,7 @@
 import t from 'tap';
 import { OPERATOR_KEY, call, startTestServer } from './helpers/server.js';
 import { CUISINE_LABELS } from '../src/core/knowledge/index.js';
+import { readCuisineSourceConfidence } from '../src/core/classify.js';
 
 const auth = { 'x-api-key': OPERATOR_KEY };
 const LABELS = new Set<string>([...CUISINE_LABELS, 'uncertain']);
@@ -55,7 +56,8 @@ t.test('/classify through HTTP', async (t) => {
     t.equal(ramen.cuisine, 'Japanese');
     t.equal(moilee.cuisine, 'South Indian');
     t.equal(known.cuisine, 'North Indian');
-    t.ok(known.confidence >= 0.95, 'an exact knowledge-base dish is answered with high confidence');
+    t.equal(known.confidence, readCuisineSourceConfidence().dish, 'an exact knowledge-base dish: the measured share right of such answers');
+    t.ok(known.confidence >= 0.95, 'which is high');
   });
 
   t.test('gibberish is uncertain, not a guess', async (t) => {

@@ -4,7 +4,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../src/core/paths.js';
-import { CLASSIFIER_DIR } from '../src/core/classify.js';
+import { CLASSIFIER_DIR, CUISINE_SOURCES_FORMAT, CUISINE_SOURCES_PATH, readCuisineSourceConfidence } from '../src/core/classify.js';
 import { MENU_VECTOR_PATH, readMenuVectorSpec } from '../src/core/menu-vector.js';
 import { COSINE_CALIBRATION_PATH, MATCH_GATES_FORMAT, MATCH_GATES_PATH, readCosineCalibration, readMatchGates } from '../src/core/match.js';
 import { readSearchRanker } from '../src/core/search-relevance.js';
@@ -122,4 +122,26 @@ t.test('the classifier heads were fitted to the served encoder, delta and all', 
   for (const [file, hash] of Object.entries(metrics.weights_sha256)) {
     t.equal(sha256(join(CLASSIFIER_DIR, file)), hash, `${file} is the file that fitting wrote`);
   }
+});
+
+t.test("/classify's confidence for a knowledge-base answer is the measured share right of its source", async (t) => {
+  const raw = JSON.parse(readFileSync(CUISINE_SOURCES_PATH, 'utf8')) as {
+    fitted_by: string;
+    data: { sha256: string; labels: string };
+    confidence: Record<'dish' | 'fuzzy_dish' | 'cue', number>;
+    counts: Record<'dish' | 'fuzzy_dish' | 'cue', { answered: number; right: number }>;
+  };
+  t.match(raw.fitted_by, /fit-cuisine-confidence/, 'written by the fit script');
+  t.equal(raw.data.sha256, createHash('sha256').update(readFileSync(join(REPO_ROOT, raw.data.labels))).digest('hex'), 'fitted on the committed labels');
+  for (const source of ['dish', 'fuzzy_dish', 'cue'] as const) {
+    const { answered, right } = raw.counts[source];
+    t.ok(answered >= 20, `${source}: measured on ${answered} answers`);
+    t.equal(raw.confidence[source], Math.round(((right + 1) / (answered + 2)) * 1e4) / 1e4, `${source}: (right + 1) / (answered + 2)`);
+  }
+  const read = readCuisineSourceConfidence();
+  t.same([read.dish, read.fuzzyDish, read.cue], [raw.confidence.dish, raw.confidence.fuzzy_dish, raw.confidence.cue]);
+  const dir = mkdtempSync(join(tmpdir(), 'cuisine-sources-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'c.json'), JSON.stringify({ format: CUISINE_SOURCES_FORMAT, confidence: { dish: 1, fuzzy_dish: 0.9, cue: 0.9 } }));
+  t.throws(() => readCuisineSourceConfidence(join(dir, 'c.json')), /confidence\.dish must be a share strictly between 0 and 1/, 'certainty is refused: menus mislabel');
 });

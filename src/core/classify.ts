@@ -35,10 +35,40 @@ export interface CuisinePrediction {
   readonly source: 'dish' | 'fuzzy_dish' | 'head' | 'cue' | 'none';
 }
 
-/** An exact knowledge-base name is right by construction of the knowledge base; not 1.0, because menus mislabel. */
-export const EXACT_DISH_CONFIDENCE = 0.97;
-/** Without a head, a strong lexicon cue of at least this confidence answers (cuisineCue gives 0.85 to agreeing strong cues). */
-export const CUE_ONLY_MIN = 0.85;
+// ---------------------------------------------------------------------------------------------------------------
+// The confidence of an answer that no head gives: how often its source is right
+
+/**
+ * How often the cuisine of each knowledge source is right on the development labels (an exact or unambiguous name,
+ * a confident fuzzy resolution, an agreeing strong lexicon cue), measured by scripts/fit-cuisine-confidence.mjs into
+ * models/calibration/cuisine-sources.json: the confidence /classify reports for an answer from that source, so that a
+ * 0.99 means right 99 times in 100 on menus like the development ones.
+ */
+export interface CuisineSourceConfidence {
+  readonly dish: number;
+  readonly fuzzyDish: number;
+  readonly cue: number;
+}
+
+export const CUISINE_SOURCES_FORMAT = 'menu-intelligence/cuisine-sources@1';
+export const CUISINE_SOURCES_PATH = join(MODELS_DIR, 'calibration', 'cuisine-sources.json');
+
+export function readCuisineSourceConfidence(path: string = CUISINE_SOURCES_PATH): CuisineSourceConfidence {
+  const { raw, where } = readFittedFile<{ format?: string; confidence?: { dish?: unknown; fuzzy_dish?: unknown; cue?: unknown } }>(path, CUISINE_SOURCES_FORMAT);
+  const c = raw.confidence ?? {};
+  const share = (x: unknown, name: string): number => {
+    if (typeof x !== 'number' || !(x > 0 && x < 1)) throw new Error(`${where}: confidence.${name} must be a share strictly between 0 and 1`);
+    return x;
+  };
+  return Object.freeze({ dish: share(c.dish, 'dish'), fuzzyDish: share(c.fuzzy_dish, 'fuzzy_dish'), cue: share(c.cue, 'cue') });
+}
+
+let sourceConfidence: CuisineSourceConfidence | null = null;
+
+/** The committed calibration, read on first use. */
+export function cuisineSourceConfidence(): CuisineSourceConfidence {
+  return (sourceConfidence ??= readCuisineSourceConfidence());
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Linear heads (also used by the non-food detector)
@@ -219,15 +249,12 @@ export const CUISINE_EXTRA_FEATURES: readonly string[] = [
   ...CUISINE_LABELS.map((c) => `cue_weak:${c}`),
 ];
 
-/** cuisineCue gives strong cues 0.85 (agreeing) or 0.65 (disagreeing), weak ones 0.5 or 0.3. */
-const STRONG_CUE_FROM = 0.6;
-
 /** The cuisine head's extra inputs for one cleaned text (models/classifier/export-features.mjs calls this too). */
 export function cuisineExtraFeatures(k: Knowledge, cleanedText: string, cue: ReturnType<typeof cuisineCue> = cuisineCue(k.cues, cleanedText)): Float32Array {
   const extra = new Float32Array(CUISINE_EXTRA_FEATURES.length);
   if (cue.value !== null) {
     const idx = CUISINE_LABELS.indexOf(cue.value);
-    extra[cue.confidence >= STRONG_CUE_FROM ? idx : CUISINE_LABELS.length + idx] = 1;
+    extra[cue.strong ? idx : CUISINE_LABELS.length + idx] = 1;
   }
   return extra;
 }
@@ -266,18 +293,19 @@ export function resetClassifierForTests(): void {
 /** The knowledge base's answer for a text, or null when it does not name a dish confidently. */
 function dishAnswer(text: MenuText): CuisinePrediction | null {
   const profile = text.profile;
+  const measured = cuisineSourceConfidence();
   if (profile.dish && profile.dishHow === 'exact') {
-    return { cuisine: profile.dish.cuisine, confidence: EXACT_DISH_CONFIDENCE, source: 'dish' };
+    return { cuisine: profile.dish.cuisine, confidence: measured.dish, source: 'dish' };
   }
   if (!profile.dish) {
     // An ambiguous name ("Seekh Kebab") resolves to no dish; if every dish it can mean has one cuisine, that is it.
     const candidates = text.candidates;
     if (candidates.length > 1 && candidates.every((d) => d.cuisine === candidates[0]!.cuisine)) {
-      return { cuisine: candidates[0]!.cuisine, confidence: EXACT_DISH_CONFIDENCE, source: 'dish' };
+      return { cuisine: candidates[0]!.cuisine, confidence: measured.dish, source: 'dish' };
     }
   }
   if (profile.dish && profile.dishScore >= CONFIDENT_DISH_SCORE) {
-    return { cuisine: profile.dish.cuisine, confidence: roundScore(EXACT_DISH_CONFIDENCE * profile.dishScore), source: 'fuzzy_dish' };
+    return { cuisine: profile.dish.cuisine, confidence: measured.fuzzyDish, source: 'fuzzy_dish' };
   }
   return null;
 }
@@ -310,7 +338,8 @@ export function predictCuisines(
       if (p[best]! < head.threshold) return { cuisine: 'uncertain', confidence, source: 'head' };
       return { cuisine: head.labels[best] as Cuisine, confidence, source: 'head' };
     }
-    if (cue.value !== null && cue.confidence >= CUE_ONLY_MIN) return { cuisine: cue.value, confidence: cue.confidence, source: 'cue' };
+    // Without a head, only a strong cue that no other deciding cue contradicts answers.
+    if (cue.value !== null && cue.strong && cue.agreeing) return { cuisine: cue.value, confidence: cuisineSourceConfidence().cue, source: 'cue' };
     return { cuisine: 'uncertain', confidence: roundScore(cue.confidence), source: 'none' };
   });
 }

@@ -635,9 +635,16 @@ export function categoryOf(lex: CueLexicons, text: string): Cue<Course> {
   return courseFromTokens(tokenizeMenuText(text, lex.boundaries), lex);
 }
 
-function cuisineFromTokens(tokens: readonly CueToken[], lex: CueLexicons): Cue<Cuisine | null> {
+/** A cuisine reading, with what it rests on: a strong cue (a dish form or cuisine name) or only weak ones, and whether
+ * the deciding cues agree. */
+export interface CuisineCue extends Cue<Cuisine | null> {
+  readonly strong: boolean;
+  readonly agreeing: boolean;
+}
+
+function cuisineFromTokens(tokens: readonly CueToken[], lex: CueLexicons): CuisineCue {
   const parts = byPart(tokens, matchKeywords(lex.cuisine, tokens), 'dish');
-  if (parts.length === 0) return { value: null, confidence: 0, evidence: [] };
+  if (parts.length === 0) return { value: null, confidence: 0, evidence: [], strong: false, agreeing: false };
   const first = parts[0]!;
   const strong = first.filter((m) => m.value.strength === 'strong');
   const deciding = strong.length > 0 ? strong : first;
@@ -648,6 +655,8 @@ function cuisineFromTokens(tokens: readonly CueToken[], lex: CueLexicons): Cue<C
     value: head.value.cuisine,
     confidence,
     evidence: first.map((m) => m.keyword),
+    strong: strong.length > 0,
+    agreeing: !disagree,
   };
 }
 
@@ -656,7 +665,7 @@ function cuisineFromTokens(tokens: readonly CueToken[], lex: CueLexicons): Cue<C
  * names) beat weak ones (paneer, masala, tikka); among strong cues the last one of the first part wins because the
  * dish form comes last ("Tandoori Paneer Pizza" → Italian, "Schezwan Dosa" → South Indian).
  */
-export function cuisineCue(lex: CueLexicons, text: string): Cue<Cuisine | null> {
+export function cuisineCue(lex: CueLexicons, text: string): CuisineCue {
   return cuisineFromTokens(tokenizeMenuText(text, lex.boundaries), lex);
 }
 
@@ -664,7 +673,7 @@ export interface MenuTextCues {
   readonly diet: SupportedCue<DietCue>;
   readonly protein: SupportedCue<Protein | null>;
   readonly course: Cue<Course>;
-  readonly cuisine: Cue<Cuisine | null>;
+  readonly cuisine: CuisineCue;
 }
 
 /** All four cues with one tokenisation, for callers that need them together (menu reports, cart suggestions). */
