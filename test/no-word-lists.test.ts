@@ -37,6 +37,7 @@ const ALLOWED: Readonly<Record<string, { readonly entries: number; readonly why:
   'knowledge/cues.ts:DIET_CLASSES': { entries: 9, why: 'the diet classes of diet.tsv' },
   'knowledge/cues.ts:PROTEIN_KINDS': { entries: 4, why: 'the kind enum of lexicon/proteins.tsv' },
   'knowledge/spelling.ts:CONVENTIONS': { entries: 8, why: 'the convention names of lexicon/spelling.tsv (each read into a field)' },
+  'knowledge/portions.ts:CONVENTIONS': { entries: 6, why: 'the convention names of lexicon/portions.tsv (each read into a field)' },
   'knowledge/lookup.ts:GUARD_DIET_CLASSES': { entries: 6, why: 'a subset of the diet classes' },
   'variants.ts:SWAP_KINDS': { entries: 4, why: 'kinds of the kind column of hard_negatives.tsv' },
   'suggest.ts:SUGGEST_CATEGORIES': { entries: 5, why: 'the course enum in the order the API lists categories' },

@@ -1,9 +1,10 @@
 import t from 'tap';
-import { servingOf as servingWith, servingsAgree } from '../src/core/servings.js';
+import { servingOf as servingWith, servingsAgree as agreeWith } from '../src/core/servings.js';
 import { loadKnowledge } from '../src/core/knowledge/index.js';
 
 const patterns = loadKnowledge().servings;
 const servingOf = (text: string, options?: { item?: boolean }) => servingWith(patterns, text, options);
+const servingsAgree = (query: Parameters<typeof agreeWith>[1], item: Parameters<typeof agreeWith>[2]) => agreeWith(patterns.portions, query, item);
 
 t.test('servingOf reads head counts from the size words cleaning strips', async (t) => {
   const cases: [string, number | null][] = [
@@ -77,4 +78,15 @@ t.test('servingsAgree compares one, two and a group', async (t) => {
 t.test('servingOf: a big pack and a pack for home are for a group', async (t) => {
   for (const q of ['ghar ke liye bada pack', 'big pack of ice cream', 'large pack for home']) t.equal(servingOf(q), 4, q);
   t.equal(servingOf('bada pav'), null, 'a big pav is no pack');
+});
+
+t.test('portions.tsv: how many people a portion word or size stands for is data', async (t) => {
+  t.equal(servingOf('Family Feast'), 4);
+  t.equal(servingOf('Tandoori Aloo [8 Pcs]', { item: true }), 'shared');
+  const portions = { ...patterns.portions, groupPeople: 6, platterMinPieces: 10 };
+  const edited = { ...patterns, portions };
+  t.equal(servingWith(edited, 'Family Feast'), 6, 'a group word counts as the table says');
+  t.equal(servingWith(edited, 'Tandoori Aloo [8 Pcs]', { item: true }), null, 'eight pieces no longer make a platter');
+  t.ok(agreeWith(patterns.portions, 3, 4), 'three is a group');
+  t.notOk(agreeWith({ ...patterns.portions, groupFromPeople: 4 }, 3, 4), 'three is no group once groups start at four');
 });

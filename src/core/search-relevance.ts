@@ -110,7 +110,7 @@ export function pairEvidence(k: Knowledge, q: QueryUnderstanding, item: SearchIt
     namedTagHits: q.tags.filter((t) => item.namedTags.has(t)).length,
     tagMiss: q.tags.length > 0 && tagHits === 0 && qualitiesKnown(k, item),
     avoidedTag: q.avoid.some((t) => item.tags.has(t) && !kindOnlyByName(k, item, t)),
-    servingAgrees: q.serving !== null && item.serving !== null ? servingsAgree(q.serving, item.serving) : null,
+    servingAgrees: q.serving !== null && item.serving !== null ? servingsAgree(k.servings.portions, q.serving, item.serving) : null,
     courseFit: courseFitOf(q, item),
     dietConflict: flags.dietary_conflict && vegOrNot(q.stated.diet) !== 'unknown',
     proteinConflict: flags.protein_conflict,

@@ -8,6 +8,7 @@
  * family and group are 4: "a big group" is not a number, but it is not one or two either.
  */
 
+import type { PortionConventions } from './knowledge/portions.js';
 import { literalAlternatives, type WordLexicons } from './knowledge/words.js';
 
 /** The patterns servings reads, compiled once from the lexicon's words (lexicon/serving_words.tsv, number_words.tsv). */
@@ -28,6 +29,8 @@ export interface ServingPatterns {
   readonly servingWords: ReadonlySet<string>;
   /** A word after a leading count that makes it a count of pieces, types, flavours or breads, not of portions. */
   readonly notPortions: ReadonlySet<string>;
+  /** How many people the portion words and sizes stand for (lexicon/portions.tsv). */
+  readonly portions: PortionConventions;
 }
 
 export function compileServingPatterns(words: WordLexicons): ServingPatterns {
@@ -52,6 +55,7 @@ export function compileServingPatterns(words: WordLexicons): ServingPatterns {
     countOf: (s: string): number => numberWords.get(s) ?? Number(s),
     servingWords: new Set([...numberWords.keys(), ...words.serving.query]),
     notPortions: words.serving.notPortion,
+    portions: words.portions,
   };
 }
 
@@ -69,14 +73,12 @@ const LEADING_COUNT = /^\W*(?:any\s+)?(\d{1,2})\s*(?:x\s+)?([a-z]+)/i;
 const PLATTER = /\b(\d{1,2})\s*(?:pc|pcs|pieces?)\b/i;
 const GRAMS = /\b(\d{3,4})\s*(?:g|gm|gms|grams?)\b/i;
 const HALF_KILO_OR_MORE = /\b(?:1|1\/2|half)\s*kg\b/i;
-/** The fewest pieces that make a platter to share: menus sell sharing platters of 8 and 10; 12 would miss the 10s. */
-const PLATTER_PIECES = 8;
 
 /** The count an item's name leads with when it is an order of several portions ("6 Crispy Veg"), else null. */
 export function orderCountOf(patterns: ServingPatterns, text: string): number | null {
   const m = LEADING_COUNT.exec(text);
   const n = m ? Number(m[1]) : 0;
-  return n >= 1 && n <= 12 && !patterns.notPortions.has(m![2]!.toLowerCase()) ? n : null;
+  return n >= 1 && n <= patterns.portions.maxOrderCount && !patterns.notPortions.has(m![2]!.toLowerCase()) ? n : null;
 }
 
 /** How many a text is for: a head count, or `'shared'` (two or more, the count unsaid). */
@@ -92,7 +94,7 @@ export function servingOf(patterns: ServingPatterns, text: string, { item = fals
     const m = re.exec(text);
     if (m) {
       const n = patterns.countOf(m[1]!.toLowerCase());
-      if (n >= 1 && n <= 30) return n;
+      if (n >= 1 && n <= patterns.portions.maxHeadCount) return n;
     }
   }
   if (item) {
@@ -101,26 +103,28 @@ export function servingOf(patterns: ServingPatterns, text: string, { item = fals
     // Before the size words: a "Mini Samosa [Pack of 6]" is six mini samosas to share.
     if (patterns.packOf.test(text)) return 'shared';
   }
-  if (patterns.group.test(text)) return 4;
+  if (patterns.group.test(text)) return patterns.portions.groupPeople;
   if (patterns.share.test(text)) return 'shared';
+  // A pair word ("for two", "couple", "buddy") is two people by what it means.
   if (patterns.pair.test(text)) return 2;
   if (patterns.single.test(text)) return 1;
   if (item) {
     const pieces = PLATTER.exec(text);
     const grams = GRAMS.exec(text);
-    if ((pieces && Number(pieces[1]) >= PLATTER_PIECES) || (grams && Number(grams[1]) >= 500) || HALF_KILO_OR_MORE.test(text)) return 'shared';
+    const { platterMinPieces, sharedMinGrams } = patterns.portions;
+    if ((pieces && Number(pieces[1]) >= platterMinPieces) || (grams && Number(grams[1]) >= sharedMinGrams) || HALF_KILO_OR_MORE.test(text)) return 'shared';
   }
   return null;
 }
 
 /**
- * Whether an item's serving answers a query's: both for one, both for two, or both for a group (three or more); a
- * query to share is answered by anything for two or more. Null when the item's serving says nothing to the query
- * (a platter to a query for a family meal).
+ * Whether an item's serving answers a query's: both for one, both for a pair, or both for a group (lexicon/portions.tsv's
+ * group_from_people or more); a query to share is answered by anything for more than one. Null when the item's serving
+ * says nothing to the query (a platter to a query for a family meal).
  */
-export function servingsAgree(query: Serving, item: Serving): boolean | null {
-  if (query === 'shared') return item === 'shared' || item >= 2;
+export function servingsAgree(portions: PortionConventions, query: Serving, item: Serving): boolean | null {
+  if (query === 'shared') return item === 'shared' || item > 1;
   if (item === 'shared') return null;
-  const band = (n: number): number => (n <= 1 ? 1 : n === 2 ? 2 : 3);
+  const band = (n: number): 'one' | 'pair' | 'group' => (n <= 1 ? 'one' : n < portions.groupFromPeople ? 'pair' : 'group');
   return band(query) === band(item);
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CUISINE_LABELS, TAGS } from './dishes.js';
 import type { Cuisine, Tag } from './dishes.js';
+import { loadPortionConventions, type PortionConventions } from './portions.js';
 import { loadSpellingConventions, type SpellingConventions } from './spelling.js';
 import { readList, readTsv, type TsvRow } from './tsv.js';
 
@@ -115,6 +116,8 @@ export interface WordLexicons {
   readonly menuLabel: ReadonlySet<string>;
   /** A vessel → the dish words in whose names it is a party portion of that dish ("bucket" of a biryani). */
   readonly vesselPortions: ReadonlyMap<string, ReadonlySet<string>>;
+  /** portions.tsv: how many people portion words and sizes stand for. */
+  readonly portions: PortionConventions;
   /** spelling.tsv: how long a word must be before a spelling rule touches it. */
   readonly spelling: SpellingConventions;
   /** plural_exceptions.tsv */
@@ -295,6 +298,7 @@ export function loadWordLexicons(dir: string): WordLexicons {
       m.set(vessel, new Set([...(m.get(vessel) ?? []), dish]));
       return m;
     }, new Map<string, ReadonlySet<string>>()),
+    portions: loadPortionConventions(dir),
     spelling: loadSpellingConventions(dir),
     keepFinalS: set('plural_exceptions.tsv', 'keep_final_s'),
     notPlural: set('plural_exceptions.tsv', 'not_plural'),
