@@ -482,6 +482,9 @@ t.test('categoryOf: the head word decides, and no cue is a low-confidence main',
   t.equal(none.value, 'main');
   t.equal(none.confidence, 0.3);
   t.same(none.evidence, []);
+  t.equal(none.named, false, 'no course word: main by default, not named');
+  t.equal(categoryOf(lex, 'Burger + Fries + Coke').named, true, 'a combo with a main names it');
+  t.equal(categoryOf(lex, 'Mango Lassi').named, true);
   t.ok(categoryOf(lex, 'Mango Lassi').confidence > categoryOf(lex, 'Chicken Tikka Masala').confidence, 'agreeing cues are surer');
   t.same(categoryOf(lex, 'Burger + Fries + Coke').evidence, ['burger', 'fries', 'coke']);
 });

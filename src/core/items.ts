@@ -22,6 +22,8 @@ export interface ItemProfile {
   readonly protein: Protein | null;
   readonly course: Course;
   readonly courseConfidence: number;
+  /** The course comes from a dish or a course word, not the default main of a name with neither. */
+  readonly courseKnown: boolean;
   readonly cuisine: Cuisine | null;
   readonly cuisineConfidence: number;
   /** Egg-free and veg / non-veg markers in the text, for the diet-twin rules. */
@@ -79,6 +81,7 @@ export function readProfile(k: Knowledge, text: ProfileSource): ItemProfile {
     protein,
     course: dish ? dish.course : cues.course.value,
     courseConfidence: dish ? (match!.how === 'exact' ? 0.95 : 0.8) : cues.course.confidence,
+    courseKnown: dish !== null || cues.course.named,
     cuisine: dish ? dish.cuisine : cues.cuisine.value,
     cuisineConfidence: dish ? (match!.how === 'exact' ? 0.95 : 0.8) : cues.cuisine.confidence,
     markers: text.markers,

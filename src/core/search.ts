@@ -285,7 +285,7 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
   const abstractness = tags.size + avoid.size + (course ? 1 : 0) + (cuisine ? 1 : 0) + (serving !== null ? 1 : 0) === 0 ? 0 : content === 0 ? 1 : covered.size / (covered.size + content);
   // A query that names a dish exactly has that dish's course: "semolina crepe" is Rava Dosa, not a dessert crepe.
   const cue = profile.dishHow === 'exact' ? null : query.cues.course;
-  const namedCourse = cue === null ? profile.dish!.course : cue.confidence >= 0.7 ? cue.value : null;
+  const namedCourse = cue === null ? profile.dish!.course : cue.named ? cue.value : null;
   if (!course && (namedCourse === 'beverage' || namedCourse === 'dessert' || namedCourse === 'bread')) course = namedCourse;
   // A need for lunch or dinner is food, whatever words come between ("healthy vegetarian lunch" is no kombucha).
   if (!course && tags.size + avoid.size > 0 && words.some((w) => mealTimes.has(w))) course = 'main';

@@ -213,7 +213,7 @@ export function suggestCategory(
   vector384: Float32Array,
   encoderId: string | null,
 ): Course {
-  const guessed = profile.dish === null && profile.courseConfidence <= 0.3;
+  const guessed = !profile.courseKnown;
   if (!guessed) return profile.course;
   if (removed.some((r) => r.kind === 'size' && VOLUME_SIZE.test(r.text))) return 'beverage';
   const head = courseSlot.forEncoder(encoderId);

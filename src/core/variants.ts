@@ -199,5 +199,5 @@ export function variantDifference(ta: MenuText, tb: MenuText): VariantDifference
   // A drink added to a drink is its name ("Masala Chai Tea"); added to food it is a combo.
   const addOn = categoryOf(k.cues, added.join(' '));
   const base = (addedB.length === 0 ? tb : ta).cues.course;
-  return addOn.value === 'beverage' && addOn.confidence >= 0.7 && base.value !== 'beverage' ? { kind: 'combo' } : null;
+  return addOn.value === 'beverage' && addOn.named && base.value !== 'beverage' ? { kind: 'combo' } : null;
 }

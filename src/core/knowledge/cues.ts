@@ -612,18 +612,23 @@ function byPart<V>(
   return [...parts.keys()].sort((a, b) => a - b).map((s) => parts.get(s)!);
 }
 
-function courseFromTokens(tokens: readonly CueToken[], lex: CueLexicons): Cue<Course> {
+/** A course reading; `named` when a course word was read (without one the answer is main by default). */
+export interface CourseCue extends Cue<Course> {
+  readonly named: boolean;
+}
+
+function courseFromTokens(tokens: readonly CueToken[], lex: CueLexicons): CourseCue {
   const parts = byPart(tokens, matchKeywords(lex.course, tokens), 'seg');
-  if (parts.length === 0) return { value: 'main', confidence: 0.3, evidence: [] };
+  if (parts.length === 0) return { value: 'main', confidence: 0.3, evidence: [], named: false };
   const heads = parts.map((p) => p[p.length - 1]!);
   // A combo ("Burger + Fries + Coke", "Biryani with Raita") is sold as the main it contains.
   if (heads.length > 1 && heads.some((h) => h.value === 'main')) {
-    return { value: 'main', confidence: 0.75, evidence: heads.map((h) => h.keyword) };
+    return { value: 'main', confidence: 0.75, evidence: heads.map((h) => h.keyword), named: true };
   }
   const first = parts[0]!;
   const head = heads[0]!;
   const agreed = first.every((m) => m.value === head.value);
-  return { value: head.value, confidence: agreed ? 0.85 : 0.7, evidence: first.map((m) => m.keyword) };
+  return { value: head.value, confidence: agreed ? 0.85 : 0.7, evidence: first.map((m) => m.keyword), named: true };
 }
 
 /**
@@ -631,7 +636,7 @@ function courseFromTokens(tokens: readonly CueToken[], lex: CueLexicons): Cue<Co
  * part decides ("Chicken Tikka" → side, "Chicken Tikka Masala" → main, "Chocolate Shake" → beverage, "Garlic Bread"
  * → side); a combo with a main in it is a main. With no course word at all the answer is main at confidence 0.3.
  */
-export function categoryOf(lex: CueLexicons, text: string): Cue<Course> {
+export function categoryOf(lex: CueLexicons, text: string): CourseCue {
   return courseFromTokens(tokenizeMenuText(text, lex.boundaries), lex);
 }
 
@@ -672,7 +677,7 @@ export function cuisineCue(lex: CueLexicons, text: string): CuisineCue {
 export interface MenuTextCues {
   readonly diet: SupportedCue<DietCue>;
   readonly protein: SupportedCue<Protein | null>;
-  readonly course: Cue<Course>;
+  readonly course: CourseCue;
   readonly cuisine: CuisineCue;
 }
 
