@@ -4,8 +4,9 @@
 // product tables from the contract; the error table (HTTP statuses); and engineering rather than decisions:
 // inference/ (batch sizes, tensor shapes), catalog/ (block and batch sizes of file jobs), ann.ts (the vector index's
 // graph degree and search widths), metrics.ts (histogram buckets), vector-encoding.ts and number-format.ts (how a
-// response writes numbers, time units). What a fitted model reads from a JSON file is not counted: that is the point
-// of fitting.
+// response writes numbers, time units). Positions are not decisions: an index into a row, a match or a word list
+// (cells[2], m[1], words[i + 2]) is left out. What a fitted model reads from a JSON file is not counted: that is the
+// point of fitting.
 //   node scripts/count-hand-weights.mjs [--by-file | --lines]
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -30,7 +31,9 @@ function codeOnly(src) {
     .replace(/'(?:\\.|[^'\\\n])*'/g, "''")
     .replace(/"(?:\\.|[^"\\\n])*"/g, '""')
     .replace(/\/\/.*$/gm, '')
-    .replace(/(?<=[=(,:!&|?]\s*)\/(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n])+\/[gimsuy]*/g, '/re/');
+    .replace(/(?<=[=(,:!&|?]\s*)\/(?:\\.|\[(?:\\.|[^\]\\\n])*\]|[^/\\\n])+\/[gimsuy]*/g, '/re/')
+    // An element access (row.cells[2], m[1], words[i + 2]) names a position, not a decision; array literals stay.
+    .replace(/(?<=[\w)\]!])\[[^[\]\n]*\]/g, '[]');
 }
 
 const NUMBER = /(?<![\w.$])(\d+\.\d*|\.\d+|\d+(?:e-?\d+)?)(?![\w.])/g;
