@@ -417,6 +417,7 @@ t.test('cuisines.tsv and proteins.tsv: the loader rejects a missing, repeated or
     { name: 'a protein without its row', file: 'proteins.tsv', edit: (b) => b.replace(/^tofu\t.*\n/m, ''), error: /proteins\.tsv: no row for tofu/ },
     { name: 'an unknown protein kind', file: 'proteins.tsv', edit: (b) => b.replace(/^squid\tseafood/m, 'squid\tfish'), error: /proteins\.tsv:\d+: kind "fish" is not one of meat, seafood, egg, vegetarian/ },
     { name: 'a portion convention without its row', file: 'portions.tsv', edit: (b) => b.replace(/^group_people\t.*\n/m, ''), error: /portions\.tsv: no row for group_people/ },
+    { name: 'a count that is no whole number', file: 'portions.tsv', edit: (b) => b.replace(/^group_people\t4/m, 'group_people\t4.5'), error: /portions\.tsv:\d+: "4\.5" is not a whole number of people, pieces or grams/ },
     { name: 'a group that starts at two', file: 'portions.tsv', edit: (b) => b.replace(/^group_from_people\t3/m, 'group_from_people\t2'), error: /portions\.tsv: group_from_people must be above two/ },
     { name: 'a spelling convention without its row', file: 'spelling.tsv', edit: (b) => b.replace(/^plural_min_letters\t.*\n/m, ''), error: /spelling\.tsv: no row for plural_min_letters/ },
     { name: 'an unknown spelling convention', file: 'spelling.tsv', edit: (b) => `${b}typo_max_letters\t9\n`, error: /spelling\.tsv:\d+: convention "typo_max_letters" is not one of/ },

@@ -136,7 +136,7 @@ export function definingWordDifference(k: Knowledge, a: string, b: string, synon
 export function wordDifference(k: Knowledge, wa: readonly string[], wb: readonly string[], synonyms: boolean): string | null {
   const lex = k.definingWords;
   if (wa.join('') === wb.join('')) return null;
-  const negation = negatedWord(wa, wb, k.words.spelling) ?? negatedWord(wb, wa, k.words.spelling);
+  const negation = negatedWord(wa, wb, lex.spelling) ?? negatedWord(wb, wa, lex.spelling);
   if (negation !== null) return negation;
   // The course of a name is read from its own words, not from the group tokens that stand for them.
   const [namedA, namedB] = [wa, wb];

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { readRowPerKey } from './tsv.js';
+import { readCountPerKey } from './tsv.js';
 
 /** How many people a menu's portion words and sizes stand for (lexicon/portions.tsv): read by src/core/servings.ts. */
 export interface PortionConventions {
@@ -15,13 +15,8 @@ const CONVENTIONS = ['group_people', 'group_from_people', 'max_order_count', 'ma
 
 export function loadPortionConventions(dir: string): PortionConventions {
   const path = join(dir, 'lexicon', 'portions.tsv');
-  const rows = readRowPerKey(path, ['convention', 'count'], CONVENTIONS, 'convention');
-  const count = (name: (typeof CONVENTIONS)[number]): number => {
-    const row = rows.get(name)!;
-    const value = Number(row.cells[1]);
-    if (!Number.isInteger(value) || value < 1) throw new Error(`${row.file}:${row.line}: "${row.cells[1] ?? ''}" is not a whole count`);
-    return value;
-  };
+  const counts = readCountPerKey(path, ['convention', 'count'], CONVENTIONS, 'people, pieces or grams');
+  const count = (name: (typeof CONVENTIONS)[number]): number => counts.get(name)!;
   const conventions: PortionConventions = {
     groupPeople: count('group_people'),
     groupFromPeople: count('group_from_people'),

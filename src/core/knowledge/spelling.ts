@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { readRowPerKey } from './tsv.js';
+import { readCountPerKey } from './tsv.js';
 
 /**
  * How long a word must be before a spelling rule touches it (lexicon/spelling.tsv): one set of conventions that the
@@ -29,13 +29,8 @@ const CONVENTIONS = [
 ] as const;
 
 export function loadSpellingConventions(dir: string): SpellingConventions {
-  const rows = readRowPerKey(join(dir, 'lexicon', 'spelling.tsv'), ['convention', 'letters'], CONVENTIONS, 'convention');
-  const letters = (name: (typeof CONVENTIONS)[number]): number => {
-    const row = rows.get(name)!;
-    const value = Number(row.cells[1]);
-    if (!Number.isInteger(value) || value < 1) throw new Error(`${row.file}:${row.line}: "${row.cells[1] ?? ''}" is not a whole number of letters`);
-    return value;
-  };
+  const counts = readCountPerKey(join(dir, 'lexicon', 'spelling.tsv'), ['convention', 'letters'], CONVENTIONS, 'letters');
+  const letters = (name: (typeof CONVENTIONS)[number]): number => counts.get(name)!;
   const conventions: SpellingConventions = {
     pluralMinLetters: letters('plural_min_letters'),
     typoMinLetters: letters('typo_min_letters'),

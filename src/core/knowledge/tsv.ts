@@ -51,6 +51,20 @@ export function readRowPerKey<K extends string>(path: string, header: readonly s
   return rows;
 }
 
+/**
+ * A table of named whole counts (a conventions file: `name  value`, each of `keys` once, as readRowPerKey reads it),
+ * by name. Throws with file:line on a value that is not a positive whole number (`unit` names what it counts).
+ */
+export function readCountPerKey<K extends string>(path: string, header: readonly string[], keys: readonly K[], unit: string): ReadonlyMap<K, number> {
+  const counts = new Map<K, number>();
+  for (const [key, row] of readRowPerKey(path, header, keys, header[0]!)) {
+    const value = Number(row.cells[1]);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`${row.file}:${row.line}: "${row.cells[1] ?? ''}" is not a whole number of ${unit}`);
+    counts.set(key, value);
+  }
+  return counts;
+}
+
 /** Reads a one-entry-per-line knowledge file (comments and blanks skipped). */
 export function readList(path: string): string[] {
   return readFileSync(path, 'utf8')
