@@ -60,6 +60,8 @@ const SPELLED_SIZES: Case[] = [
   // Every count and amount a digit form strips, spelled out too: past twelve, and a length (a pizza's inches).
   ['Chicken Wings Fried - Fifteen Pieces', 'Chicken Wings Fried'],
   ['Chicken Nuggets (Twenty Pcs)', 'Chicken Nuggets'],
+  ['Popcorn Chicken (Eighteen Pcs)', 'Popcorn Chicken'],
+  ['Momos - Fifty Pieces', 'Momos'],
   ['Veg Pizza (Twelve Inches)', 'Veg Pizza'],
   ['Rose Lassi Six Litre', 'Rose Lassi'],
   // "Approx" only qualifies the portion its bracket gives, so the bracket goes whole.
