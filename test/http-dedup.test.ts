@@ -288,8 +288,12 @@ t.test('dish-defining word guard', async (t) => {
     ['Shahi Paneer', 'Shahee Paneer'], ['Chicken Biryani Special', 'Chicken Biryani'], ['Momos', 'Momo'],
     // Short and long forms a menu writes for one food (search_equivalents.tsv).
     ['Veg Hakka Noodles', 'Vegetable Hakka Noodles'], ['Mix Veg Pakora', 'Mixed Vegetable Pakora'],
+    // What the item is packed in (variant_words.tsv packed_in), on one side or swapped for another.
+    ['Mango Juice Can', 'Mango Juice Bottle'], ['Kaju Barfi Box', 'Kaju Barfi'], ['Lime Soda Pet', 'Lime Soda'],
   ];
   for (const [a, b] of same) t.equal(definingWordDifference(a, b), null, `${a} / ${b}`);
+  // A swapped word that is not packaging still makes two items, beside packaging too.
+  t.equal(definingWordDifference('Mango Juice Can', 'Guava Juice Bottle'), 'mango', 'the flavour still differs');
   // A menu's abbreviations (misspellings.tsv, kept in the cleaned name) are folded in the words dedup compares.
   const parsedWords = (s: string) => parseMenuText(knowledge, s).dishWords;
   for (const [a, b] of [['Dbl Egg Roll', 'Double Egg Roll'], ['Tand. Roti', 'Tandoori Roti'], ['Hyd Chicken Curry', 'Hyderabadi Chicken Curry']] as const) {

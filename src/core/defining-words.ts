@@ -28,6 +28,8 @@ export interface DefiningWordLexicon {
   /** One-word cuisine names (the cuisine labels and lexicon/cuisine_queries.tsv): "Chinese" in a name says where a
    * dish is from, not which version of it. */
   readonly cuisineNames: ReadonlySet<string>;
+  /** What an item is packed in (lexicon/variant_words.tsv packed_in): no difference on one side or swapped. */
+  readonly packedIn: ReadonlySet<string>;
   readonly spelling: SpellingConventions;
 }
 
@@ -66,9 +68,9 @@ export function loadDefiningWords(dir: string, k: Knowledge, lookup: DishLookup 
   for (const w of lookup.dishesByToken.keys()) addAll(dishWords(k, w));
   const known = new Set<string>(defining);
   for (const w of lookup.optionalWords) defining.delete(k.singular(w));
-  for (const w of k.words.sameItemWords) defining.delete(w);
+  for (const w of [...k.words.sameItemWords, ...k.words.packedInWords]) defining.delete(w);
   const cuisineNames = new Set([...CUISINE_LABELS.map((c) => c.toLowerCase()), ...k.words.cuisineQueries.map(([name]) => name)].filter((n) => !n.includes(' ')));
-  return { defining, known, spellingVariants: lookup.spellingVariants, cuisineNames, spelling: k.words.spelling };
+  return { defining, known, spellingVariants: lookup.spellingVariants, cuisineNames, packedIn: k.words.packedInWords, spelling: k.words.spelling };
 }
 
 /** cheese / cheesy, spice / spicy, cream / creamy: the noun and its -y adjective name the same thing on a menu. */
@@ -142,8 +144,11 @@ export function wordDifference(k: Knowledge, wa: readonly string[], wb: readonly
   const [namedA, namedB] = [wa, wb];
   [wa, wb] = foldSharedEquivalents(k.equivalents, wa, wb);
   const [onlyA, onlyB] = differingWords(wa, wb);
-  const [restA, restB] = unpaired(onlyA, onlyB, (w, o) =>
+  const [pairedA, pairedB] = unpaired(onlyA, onlyB, (w, o) =>
     isSpellingOf(w, o, lex) || sameFoodWords(k.equivalents, w, o) || (synonyms && (isCompoundPart(w, o, lex.spelling) || isCompoundPart(o, w, lex.spelling) || isSameProtein(k, w, o))));
+  // What the item is packed in differs in no role, swapped too: "Pepsi Can" / "Pepsi Bottle" is one drink.
+  const restA = pairedA.filter((w) => !lex.packedIn.has(w));
+  const restB = pairedB.filter((w) => !lex.packedIn.has(w));
   if (restA.length === 0 && restB.length === 0) return null;
   const isDefining = (w: string): boolean => /^\d+$/.test(w) || lex.defining.has(w);
   if (synonyms) {

@@ -44,7 +44,7 @@ export const WORD_LIST_FILES: readonly WordListFile[] = [
   { file: 'piece_words.txt' },
   { file: 'preparation_phrases.txt', phrases: true },
   { file: 'accompaniments.txt' },
-  { file: 'variant_words.tsv', header: ['word', 'kind'], kinds: ['negator', 'bowl_grain', 'same_item'] },
+  { file: 'variant_words.tsv', header: ['word', 'kind'], kinds: ['negator', 'bowl_grain', 'same_item', 'packed_in'] },
   { file: 'no_bread_words.txt' },
   { file: 'inch_sized_words.txt' },
   { file: 'tag_roles.tsv', header: ['tag', 'role'], kinds: ['kind', 'section'] },
@@ -133,6 +133,7 @@ export interface WordLexicons {
   readonly variantNegators: ReadonlySet<string>;
   readonly bowlGrains: ReadonlySet<string>;
   readonly sameItemWords: ReadonlySet<string>;
+  readonly packedInWords: ReadonlySet<string>;
   /** no_bread_words.txt, in file order. */
   readonly noBreadWords: readonly string[];
   /** inch_sized_words.txt, in file order. */
@@ -308,6 +309,7 @@ export function loadWordLexicons(dir: string): WordLexicons {
     variantNegators: set('variant_words.tsv', 'negator'),
     bowlGrains: set('variant_words.tsv', 'bowl_grain'),
     sameItemWords: set('variant_words.tsv', 'same_item'),
+    packedInWords: set('variant_words.tsv', 'packed_in'),
     noBreadWords: entries('no_bread_words.txt'),
     inchSizedWords: entries('inch_sized_words.txt'),
     kindTags: new Set(tags('kind')),
