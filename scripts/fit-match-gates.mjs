@@ -1,14 +1,20 @@
 #!/usr/bin/env node
-// Fits the two cut-offs of the /match decision (src/core/match.ts, MatchGates) on the development match pairs
+// Fits the precision stage of the /match decision (src/core/match.ts, MatchGates) on the development match pairs
 // (eval/dev/match_dev_pairs_*.tsv), for the served bi-encoder and cross-encoder, and writes
 // models/calibration/match-gates.json. Never reads the held-out set.
+//
+// First it measures the knowledge base: of the pairs it reads as one dish (knowledgeReadings: the same name words, or
+// one knowledge-base dish that no word, brand or course sets apart), the share labelled the same dish is
+// `knowledge_same`; of the pairs it tells apart, the share labelled the same is `knowledge_different`. Each is smoothed
+// by one right and one wrong pair ((same + 1) / (pairs + 2)). That is the precision score such a pair gets. Then the
+// two cut-offs on the score:
 //
 //   match = no conflict AND ((cosine ≥ threshold AND p ≥ veto_below) OR p ≥ confirm_at)
 //
 // Every pair is read and scored once as /match serves it (default threshold); the grid is then swept over the scores.
 // The most pairs right wins; among the cut-offs tied on it, the middle one of each (the lower of two middles), so a
-// flat optimum does not fall on its edge. Refit when the encoder, the cross-encoder or the pairs change; the veto stays
-// above and the confirmation below the knowledge base's own probabilities, as loading checks.
+// flat optimum does not fall on its edge. Refit when the encoder, the cross-encoder, the knowledge base or the pairs
+// change; the veto stays above and the confirmation below the knowledge base's own probabilities, as loading checks.
 //   npx tspc -p tsconfig.json && node scripts/fit-match-gates.mjs [--out PATH]
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -16,7 +22,7 @@ import { dirname } from 'node:path';
 import { loadConfig } from '../dist/src/config.js';
 import { Services } from '../dist/src/core/services.js';
 import { parseMenuText } from '../dist/src/core/menu-text.js';
-import { judgePairs, passesGates, MATCH_GATES_FORMAT, MATCH_GATES_PATH, DIFFERENT_DISH_PROBABILITY, SAME_DISH_PROBABILITY } from '../dist/src/core/match.js';
+import { judgePairs, knowledgeReadings, passesGates, MATCH_GATES_FORMAT, MATCH_GATES_PATH } from '../dist/src/core/match.js';
 import { parseCosineThreshold } from '../dist/src/routes/match.js';
 import { dot } from '../dist/src/core/inference/encoder.js';
 import { loadDevSets } from '../dist/eval/sets.js';
@@ -24,8 +30,6 @@ import { loadDevSets } from '../dist/eval/sets.js';
 const outAt = process.argv.indexOf('--out');
 const OUT = outAt >= 0 ? process.argv[outAt + 1] : MATCH_GATES_PATH;
 const grid = (from, to) => Array.from({ length: Math.round((to - from) / 0.05) + 1 }, (_, i) => Math.round((from + 0.05 * i) * 100) / 100);
-const VETOES = grid(0.1, 0.5).filter((v) => v > DIFFERENT_DISH_PROBABILITY);
-const CONFIRMS = grid(0.2, 0.9).filter((c) => c <= SAME_DISH_PROBABILITY);
 
 const services = new Services(loadConfig({ ...process.env, PORT: '0' }));
 await services.ready;
@@ -36,7 +40,23 @@ const texts = rows.flatMap((r) => [r.text_a, r.text_b]).map((t) => parseMenuText
 const vectors = await services.vectorsOf(texts, 384);
 const pairs = rows.map((_, i) => [texts[2 * i], texts[2 * i + 1]]);
 const cosines = rows.map((_, i) => dot(vectors[2 * i], vectors[2 * i + 1]));
-const verdicts = await judgePairs(services.knowledge, pairs, cosines, threshold, services.pairPrecision());
+
+const { identities } = knowledgeReadings(services.knowledge, pairs, cosines);
+const tally = { same: [0, 0], different: [0, 0] };
+identities.forEach((identity, i) => {
+  if (identity === null) return;
+  tally[identity][0]++;
+  if (rows[i].same) tally[identity][1]++;
+});
+const smoothed = ([n, same]) => Math.round(((same + 1) / (n + 2)) * 1e4) / 1e4;
+const knowledgeSame = smoothed(tally.same);
+const knowledgeDifferent = smoothed(tally.different);
+const VETOES = grid(0.1, 0.5).filter((v) => v > knowledgeDifferent);
+const CONFIRMS = grid(0.2, 0.9).filter((c) => c <= knowledgeSame);
+
+// Scored once with the measured knowledge probabilities; the gates are not read while scoring.
+const precision = { ...services.pairPrecision(), gates: { vetoBelow: VETOES[0], confirmAt: CONFIRMS[0], knowledgeSame, knowledgeDifferent } };
+const verdicts = await judgePairs(services.knowledge, pairs, cosines, threshold, precision);
 
 function right(veto, confirm) {
   let n = 0;
@@ -62,8 +82,11 @@ const file = {
   reranker: served.find((m) => m.role === 'reranker' && m.loaded)?.id ?? null,
   veto_below: veto,
   confirm_at: confirm,
+  knowledge_same: knowledgeSame,
+  knowledge_different: knowledgeDifferent,
   fitted_by: 'scripts/fit-match-gates.mjs',
   data: { sets: sets.match.map((m) => m.name), pairs: rows.length, sha256, cosine_threshold: threshold },
+  counts: Object.fromEntries(Object.entries(tally).map(([k, [pairs, same]]) => [k, { pairs, labelled_same: same }])),
   metrics: {
     development_accuracy: Number((best / rows.length).toFixed(4)),
     tied_at_best: tied.map((s) => [s.veto, s.confirm]),
@@ -71,6 +94,6 @@ const file = {
 };
 mkdirSync(dirname(OUT), { recursive: true });
 writeFileSync(OUT, `${JSON.stringify(file, null, 2)}\n`);
-console.log(`veto_below ${veto}, confirm_at ${confirm}: ${best}/${rows.length} development pairs right (${tied.length} cut-off pairs tie) → ${OUT}`);
+console.log(`knowledge_same ${knowledgeSame} (${tally.same[1]}/${tally.same[0]}), knowledge_different ${knowledgeDifferent} (${tally.different[1]}/${tally.different[0]}); veto_below ${veto}, confirm_at ${confirm}: ${best}/${rows.length} development pairs right (${tied.length} cut-off pairs tie) → ${OUT}`);
 await services.close();
 process.exit(0);

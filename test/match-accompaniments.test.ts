@@ -80,7 +80,7 @@ t.test('judgePairs: the names a menu uses for one food read as the same words, s
   const pairs = [['Chicken Dim Sum', 'Chicken Momo'], ['Chicken Gyoza', 'Chicken Potstickers'], ['Chicken Wrap', 'Chicken Kathi Roll'], ['Veg Dim Sum', 'Chicken Momo']] as const;
   const verdicts = await judgePairs(pairs, [0.3, 0.3, 0.3, 0.3], 0.85);
   t.same(verdicts.map((v) => v.match), [true, true, false, false]);
-  t.equal(verdicts[0]!.reranker_score, 0.97, 'scored as the same dish');
+  t.equal(verdicts[0]!.reranker_score, precision.gates.knowledgeSame, 'scored as the same dish');
   t.ok(verdicts[3]!.dietary_conflict, 'a conflict still wins over the same words');
 });
 

@@ -92,13 +92,25 @@ t.test('the search ranker and the cosine calibration were fitted on the served e
   t.same([gates.encoder, gates.reranker], [manifest.serve.biencoder, manifest.serve.reranker ?? null], 'match gates: fitted with the served encoder and cross-encoder');
   t.match(gates.fitted_by, /fit-match-gates/);
   t.match(gates.data.sha256, /^[0-9a-f]{64}$/);
-  const { vetoBelow, confirmAt } = readMatchGates();
+  const { vetoBelow, confirmAt, knowledgeSame, knowledgeDifferent } = readMatchGates();
   t.ok(vetoBelow <= confirmAt, 'a score that confirms also passes the veto');
+  const counts = (JSON.parse(readFileSync(MATCH_GATES_PATH, 'utf8')) as { counts: Record<'same' | 'different', { pairs: number; labelled_same: number }> }).counts;
+  for (const [name, value] of [['same', knowledgeSame], ['different', knowledgeDifferent]] as const) {
+    const { pairs, labelled_same: same } = counts[name];
+    t.ok(pairs > 0 && Math.abs(value - (same + 1) / (pairs + 2)) < 1e-4, `knowledge_${name} is the measured share (${same} of ${pairs} labelled the same dish, smoothed): ${value}`);
+  }
   // A veto at or under the knowledge base's "different dishes" probability would let a known difference through.
   const dir = mkdtempSync(join(tmpdir(), 'gates-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  writeFileSync(join(dir, 'g.json'), JSON.stringify({ format: MATCH_GATES_FORMAT, veto_below: 0.05, confirm_at: 0.4 }));
-  t.throws(() => readMatchGates(join(dir, 'g.json')), /veto_below/);
+  const fitted = { format: MATCH_GATES_FORMAT, veto_below: 0.1, confirm_at: 0.4, knowledge_same: 0.96, knowledge_different: 0.03 };
+  writeFileSync(join(dir, 'g.json'), JSON.stringify({ ...fitted, veto_below: 0.03 }));
+  t.throws(() => readMatchGates(join(dir, 'g.json')), /knowledge_different < veto_below/);
+  writeFileSync(join(dir, 'g.json'), JSON.stringify({ ...fitted, confirm_at: 0.97 }));
+  t.throws(() => readMatchGates(join(dir, 'g.json')), /confirm_at ≤ knowledge_same/, 'a confirmation above the knowledge base\'s own probability would let a known identity fail');
+  writeFileSync(join(dir, 'g.json'), JSON.stringify({ format: MATCH_GATES_FORMAT, veto_below: 0.1, confirm_at: 0.4 }));
+  t.throws(() => readMatchGates(join(dir, 'g.json')), /knowledge_same/, 'the measured probabilities are required');
+  writeFileSync(join(dir, 'g.json'), JSON.stringify(fitted));
+  t.same(readMatchGates(join(dir, 'g.json')), { vetoBelow: 0.1, confirmAt: 0.4, knowledgeSame: 0.96, knowledgeDifferent: 0.03 });
 });
 
 t.test('the menu vector was fitted for the served encoder', async (t) => {

@@ -3,7 +3,7 @@ import { dishWords, dishWordsOfKey } from './dish-words.js';
 import { wordDifference } from './defining-words.js';
 import { conflicts } from './items.js';
 import type { MenuText } from './menu-text.js';
-import { judgePairs, nameWordKeys, SAME_DISH_PROBABILITY, sameNameWords, withoutAccompaniments, type PairPrecision } from './match.js';
+import { judgePairs, nameWordKeys, sameNameWords, withoutAccompaniments, type PairPrecision } from './match.js';
 import { allPairsAboveAsync, cosineTopKAsync, unionFind } from '../native/index.js';
 import { dot } from './inference/encoder.js';
 import { ANN_SCORE_SLACK, createAnnIndex, rangeSearch, type AnnEngine, type AnnIndex, type AnnParams } from './ann.js';
@@ -62,7 +62,8 @@ export interface PairwiseScore {
   /** Item indices (into the submitted list), a before b in submission order. */
   readonly a: number;
   readonly b: number;
-  /** Cosine of the cleaned texts' 384-d embeddings, raised to the precision stage's 0.97 for knowledge-base synonyms. */
+  /** Cosine of the cleaned texts' 384-d embeddings, raised to the precision stage's knowledge-base probability
+   * (MatchGates.knowledgeSame) for knowledge-base synonyms. */
   readonly score: number;
 }
 
@@ -551,6 +552,7 @@ function pairwiseScores(
   menu: MenuNodes,
   vectors: readonly Float32Array[],
   cap: number,
+  synonymScore: number,
 ): { pairwise: PairwiseScore[]; truncated: boolean } {
   const nodes = menu.nodes;
   const total = (members.length * (members.length - 1)) / 2;
@@ -568,7 +570,7 @@ function pairwiseScores(
     const nb = menu.nodeOf[b]!;
     let score = na === nb ? 1 : Math.min(1, Math.max(0, dot(vectors[a]!, vectors[b]!)));
     if (na !== nb && nodesAreSynonyms(nodes, na, nb)) {
-      score = Math.max(score, SAME_DISH_PROBABILITY);
+      score = Math.max(score, synonymScore);
     }
     return { a, b, score: roundScore(score) };
   });
@@ -677,7 +679,7 @@ export async function dedupPrepared(
     }
     let canonical = members[0]!;
     for (const m of members) if ([...originals[m]!].length < [...originals[canonical]!].length) canonical = m;
-    const { pairwise, truncated } = pairwiseScores(members, canonical, menu, vectors, cap);
+    const { pairwise, truncated } = pairwiseScores(members, canonical, menu, vectors, cap, options.precision.gates.knowledgeSame);
     clusters.push({ members, canonical, pairwise, pairwiseTruncated: truncated });
   }
   clusters.sort((x, y) => x.members[0]! - y.members[0]!);

@@ -20,8 +20,9 @@ import { roundScore } from './number-format.js';
  * A pair is scored only when its cosine clears MATCH_COSINE_GATE or the knowledge base resolves both texts to the
  * same dish (otherwise the answer is "different" and reranker_score is null). The precision score is a probability that the two texts name the same dish:
  *   - from a cross-encoder when one is loaded (calibrated to 0–1 at build time), else
- *   - from the knowledge base: both texts resolving to the same dish → 0.97, to two different dishes → 0.05,
- *     otherwise a logistic calibration of the cosine fitted for the served encoder (models/calibration/).
+ *   - from the knowledge base: both texts resolving to the same dish, or to two different dishes, → the share of such
+ *     development pairs labelled the same dish (MatchGates.knowledgeSame / knowledgeDifferent, measured), otherwise a
+ *     logistic calibration of the cosine fitted for the served encoder (models/calibration/).
  * The decision (documented in the README):
  *   match = no dietary or protein conflict
  *           AND ( (cosine ≥ cosine_threshold AND precision ≥ veto_below)   — the precision stage can veto a look-alike
@@ -31,11 +32,10 @@ import { roundScore } from './number-format.js';
  * The cross-encoder reads both texts with other-language food words in English (what the encoder embeds too), and
  * two texts that are the same words once rendered so ("Macchi Fry" / "Fish Fry", "Pollo Asado" / "Grilled Chicken")
  * count as the same dish the way a knowledge-base identity does. Knowledge that they are two items caps the precision
- * at DIFFERENT_DISH_PROBABILITY: two variants of one family (variants.ts) or two sure, different course groups.
+ * at the measured probability of such a pair (MatchGates.knowledgeDifferent): two variants of one family (variants.ts)
+ * or two sure, different course groups.
  */
 export const MATCH_COSINE_GATE = 0.4;
-export const SAME_DISH_PROBABILITY = 0.97;
-export const DIFFERENT_DISH_PROBABILITY = 0.05;
 
 export interface PairScorer {
   readonly id: string;
@@ -55,13 +55,17 @@ export interface CosineCalibration {
 }
 
 /**
- * The two cut-offs on the precision score, fitted on the development match pairs for the served models by
- * scripts/fit-match-gates.mjs (models/calibration/match-gates.json): below `vetoBelow` a pair over the cosine threshold
- * is a look-alike; from `confirmAt` up a pair under it is a synonym the cosine missed.
+ * The precision stage's fitted numbers, from the development match pairs by scripts/fit-match-gates.mjs
+ * (models/calibration/match-gates.json). `knowledgeSame` and `knowledgeDifferent` are measured: the share of the pairs
+ * the knowledge base reads as one dish (or as two items) that are labelled the same dish, and the precision score
+ * such a pair gets. Then the two cut-offs on that score, fitted for the served models: below `vetoBelow` a pair over
+ * the cosine threshold is a look-alike; from `confirmAt` up a pair under it is a synonym the cosine missed.
  */
 export interface MatchGates {
   readonly vetoBelow: number;
   readonly confirmAt: number;
+  readonly knowledgeSame: number;
+  readonly knowledgeDifferent: number;
 }
 
 /** What scores a pair after the knowledge base (the cross-encoder when one answers, else the calibrated cosine), and
@@ -122,20 +126,24 @@ export const MATCH_GATES_FORMAT = 'menu-intelligence/match-gates@1';
 export const MATCH_GATES_PATH = join(MODELS_DIR, 'calibration', 'match-gates.json');
 
 /** Reads the fitted gates. A knowledge-base identity must still decide a pair alone (verdictsOnly relies on it): the
- * veto lies above DIFFERENT_DISH_PROBABILITY and the confirmation at or below SAME_DISH_PROBABILITY. */
+ * veto lies above the probability of a pair the knowledge base tells apart and the confirmation at or below that of
+ * a pair it reads as one dish. */
 export function readMatchGates(path: string = MATCH_GATES_PATH): MatchGates {
-  const { raw, where } = readFittedFile<{ format?: string; veto_below?: unknown; confirm_at?: unknown }>(path, MATCH_GATES_FORMAT);
-  const { veto_below: vetoBelow, confirm_at: confirmAt } = raw;
-  if (typeof vetoBelow !== 'number' || typeof confirmAt !== 'number' || !(vetoBelow > DIFFERENT_DISH_PROBABILITY) || !(confirmAt <= SAME_DISH_PROBABILITY) || !(vetoBelow <= confirmAt)) {
-    throw new Error(`${where}: needs ${DIFFERENT_DISH_PROBABILITY} < veto_below ≤ confirm_at ≤ ${SAME_DISH_PROBABILITY}`);
+  const { raw, where } = readFittedFile<{ format?: string; veto_below?: unknown; confirm_at?: unknown; knowledge_same?: unknown; knowledge_different?: unknown }>(path, MATCH_GATES_FORMAT);
+  const { veto_below: vetoBelow, confirm_at: confirmAt, knowledge_same: knowledgeSame, knowledge_different: knowledgeDifferent } = raw;
+  if (
+    typeof vetoBelow !== 'number' || typeof confirmAt !== 'number' || typeof knowledgeSame !== 'number' || typeof knowledgeDifferent !== 'number' ||
+    !(knowledgeDifferent > 0 && knowledgeDifferent < vetoBelow && vetoBelow <= confirmAt && confirmAt <= knowledgeSame && knowledgeSame < 1)
+  ) {
+    throw new Error(`${where}: needs 0 < knowledge_different < veto_below ≤ confirm_at ≤ knowledge_same < 1`);
   }
-  return Object.freeze({ vetoBelow, confirmAt });
+  return Object.freeze({ vetoBelow, confirmAt, knowledgeSame, knowledgeDifferent });
 }
 
-export function knowledgeProbability(a: ItemProfile, b: ItemProfile, cosine: number, calibration: CosineCalibration): number {
+export function knowledgeProbability(a: ItemProfile, b: ItemProfile, cosine: number, calibration: CosineCalibration, gates: MatchGates): number {
   const identity = dishIdentity(a, b);
-  if (identity === 'same') return SAME_DISH_PROBABILITY;
-  if (identity === 'different') return DIFFERENT_DISH_PROBABILITY;
+  if (identity === 'same') return gates.knowledgeSame;
+  if (identity === 'different') return gates.knowledgeDifferent;
   return logistic(calibration.slope * (cosine - calibration.midpoint));
 }
 
@@ -287,6 +295,38 @@ export async function judgePairs(
   precision: PairPrecision,
   options: { readonly verdictsOnly?: boolean } = {},
 ): Promise<PairVerdict[]> {
+  const { profiles, rendered, gated, flags, identities } = knowledgeReadings(k, pairs, cosines);
+  const modelScores = new Map<number, number>();
+  const scorer = precision.model;
+  if (scorer) {
+    // With verdictsOnly (dedup, which reads `match` alone) a pair is sent to the model only when its verdict can turn
+    // on the score: a knowledge-base identity raises the probability past the confirmation, a difference caps it
+    // below the veto, and a conflict refuses the match whatever the score.
+    const decided = (i: number): boolean =>
+      options.verdictsOnly === true && (identities[i] !== null || flags[i]!.dietary_conflict || flags[i]!.protein_conflict);
+    const idx = gated.flatMap((g, i) => (g && !decided(i) ? [i] : []));
+    const scores = await scorer.score(idx.map((i) => [rendered[i]![0].text, rendered[i]![1].text] as const));
+    idx.forEach((i, n) => modelScores.set(i, scores[n]!));
+  }
+  const { gates } = precision;
+  return pairs.map((_, i) => {
+    const [pa, pb] = profiles[i]!;
+    const cosine = clamp01(cosines[i]!);
+    if (!gated[i]) return { cosine, reranker_score: null, match: false, ...flags[i]! };
+    let p = modelScores.get(i) ?? knowledgeProbability(pa, pb, cosine, precision.calibration, gates);
+    const identity = identities[i];
+    if (identity === 'same') p = Math.max(p, gates.knowledgeSame);
+    else if (identity === 'different') p = Math.min(p, gates.knowledgeDifferent);
+    const conflict = flags[i]!.dietary_conflict || flags[i]!.protein_conflict;
+    const match = !conflict && passesGates(cosine, p, cosineThreshold, gates);
+    return { cosine, reranker_score: roundScore(p), match, ...flags[i]! };
+  });
+}
+
+/** What the knowledge base reads off each pair before any model: whether the pair reaches the precision stage
+ * (`gated`), its diet and protein conflicts, and its identity ('same' dish, 'different' items, or null: it cannot
+ * tell). scripts/fit-match-gates.mjs measures on the development pairs how often each identity is right. */
+export function knowledgeReadings(k: Knowledge, pairs: readonly (readonly [MenuText, MenuText])[], cosines: readonly number[]) {
   const profiles = pairs.map(([a, b]) => [a.profile, b.profile] as const);
   // Dedup and suggest judge many pairs over few texts: each text is rendered once.
   const rendered = pairs.map(([a, b]) => [renderingOf(a), renderingOf(b)] as const);
@@ -308,28 +348,5 @@ export async function judgePairs(
       : coursesApart(pa, pb) ? { kind: 'course' } : variantDifference(ta, tb);
     return known === 'same' && !madeAnother(k, pa, pb, apart) ? 'same' : apart !== null ? 'different' : known;
   });
-  const modelScores = new Map<number, number>();
-  const scorer = precision.model;
-  if (scorer) {
-    // With verdictsOnly (dedup, which reads `match` alone) a pair is sent to the model only when its verdict can turn
-    // on the score: a knowledge-base identity raises the probability past the confirmation, a difference caps it
-    // below the veto, and a conflict refuses the match whatever the score.
-    const decided = (i: number): boolean =>
-      options.verdictsOnly === true && (identities[i] !== null || flags[i]!.dietary_conflict || flags[i]!.protein_conflict);
-    const idx = gated.flatMap((g, i) => (g && !decided(i) ? [i] : []));
-    const scores = await scorer.score(idx.map((i) => [rendered[i]![0].text, rendered[i]![1].text] as const));
-    idx.forEach((i, n) => modelScores.set(i, scores[n]!));
-  }
-  return pairs.map((_, i) => {
-    const [pa, pb] = profiles[i]!;
-    const cosine = clamp01(cosines[i]!);
-    if (!gated[i]) return { cosine, reranker_score: null, match: false, ...flags[i]! };
-    let p = modelScores.get(i) ?? knowledgeProbability(pa, pb, cosine, precision.calibration);
-    const identity = identities[i];
-    if (identity === 'same') p = Math.max(p, SAME_DISH_PROBABILITY);
-    else if (identity === 'different') p = Math.min(p, DIFFERENT_DISH_PROBABILITY);
-    const conflict = flags[i]!.dietary_conflict || flags[i]!.protein_conflict;
-    const match = !conflict && passesGates(cosine, p, cosineThreshold, precision.gates);
-    return { cosine, reranker_score: roundScore(p), match, ...flags[i]! };
-  });
+  return { profiles, rendered, gated, flags, identities };
 }
