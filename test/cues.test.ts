@@ -486,6 +486,10 @@ t.test('categoryOf: the head word decides, and no cue is a low-confidence main',
   t.equal(categoryOf(lex, 'Burger + Fries + Coke').named, true, 'a combo with a main names it');
   t.equal(categoryOf(lex, 'Mango Lassi').named, true);
   t.ok(categoryOf(lex, 'Mango Lassi').confidence > categoryOf(lex, 'Chicken Tikka Masala').confidence, 'agreeing cues are surer');
+  t.equal(categoryOf(lex, 'Mango Lassi').agreed, true, 'every course word of the part says beverage');
+  t.equal(categoryOf(lex, 'Chicken Tikka Masala').agreed, false, 'tikka (a side) and masala (a main) disagree');
+  t.equal(categoryOf(lex, 'Burger + Fries + Coke').agreed, false, "a combo's main is not agreed");
+  t.equal(none.agreed, false, 'nor is the default');
   t.same(categoryOf(lex, 'Burger + Fries + Coke').evidence, ['burger', 'fries', 'coke']);
 });
 

@@ -24,6 +24,8 @@ export interface ItemProfile {
   readonly courseConfidence: number;
   /** The course comes from a dish or a course word, not the default main of a name with neither. */
   readonly courseKnown: boolean;
+  /** The course is sure: it comes from a dish, or every course word of the name's first part agrees on it. */
+  readonly courseSure: boolean;
   readonly cuisine: Cuisine | null;
   readonly cuisineConfidence: number;
   /** Egg-free and veg / non-veg markers in the text, for the diet-twin rules. */
@@ -82,6 +84,7 @@ export function readProfile(k: Knowledge, text: ProfileSource): ItemProfile {
     course: dish ? dish.course : cues.course.value,
     courseConfidence: dish ? (match!.how === 'exact' ? 0.95 : 0.8) : cues.course.confidence,
     courseKnown: dish !== null || cues.course.named,
+    courseSure: dish !== null || cues.course.agreed,
     cuisine: dish ? dish.cuisine : cues.cuisine.value,
     cuisineConfidence: dish ? (match!.how === 'exact' ? 0.95 : 0.8) : cues.cuisine.confidence,
     markers: text.markers,

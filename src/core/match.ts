@@ -148,16 +148,14 @@ export function knowledgeProbability(a: ItemProfile, b: ItemProfile, cosine: num
 }
 
 /**
- * Course reads this sure on both sides put two texts in different course groups (a drink, a dessert, food): "Cham Cham
- * (Orange)" / "Orange Juice", "Pineapple Holige" / "Pineapple Raita" share a flavour word, not a dish. Chosen on the
- * development pairs: 0.7 and 0.8 each fix two look-alikes and break nothing there; 0.8 is the stricter. Over real
- * menus it fires on 54 of 12,980 same-restaurant pairs with cosine ≥ 0.75, each two different items (a shake beside
- * its sundae, a combo with a drink beside the burger alone).
+ * Sure courses on both sides (ItemProfile.courseSure: from a dish, or from course words that agree) put two texts in
+ * different course groups (a drink, a dessert, food): "Cham Cham (Orange)" / "Orange Juice", "Pineapple Holige" /
+ * "Pineapple Raita" share a flavour word, not a dish. A course read from disagreeing words, a combo's main or the
+ * default main is not sure enough. Over real menus it fires on 54 of 12,980 same-restaurant pairs with cosine ≥ 0.75,
+ * each two different items (a shake beside its sundae, a combo with a drink beside the burger alone).
  */
-export const COURSE_APART_CONFIDENCE = 0.8;
-
 export function coursesApart(a: ItemProfile, b: ItemProfile): boolean {
-  return a.courseConfidence >= COURSE_APART_CONFIDENCE && b.courseConfidence >= COURSE_APART_CONFIDENCE && courseGroup(a.course) !== courseGroup(b.course);
+  return a.courseSure && b.courseSure && courseGroup(a.course) !== courseGroup(b.course);
 }
 
 /**

@@ -612,23 +612,25 @@ function byPart<V>(
   return [...parts.keys()].sort((a, b) => a - b).map((s) => parts.get(s)!);
 }
 
-/** A course reading; `named` when a course word was read (without one the answer is main by default). */
+/** A course reading; `named` when a course word was read (without one the answer is main by default); `agreed` when
+ * every course word of the name's first part names the course it reads (not a combo's main, not the default). */
 export interface CourseCue extends Cue<Course> {
   readonly named: boolean;
+  readonly agreed: boolean;
 }
 
 function courseFromTokens(tokens: readonly CueToken[], lex: CueLexicons): CourseCue {
   const parts = byPart(tokens, matchKeywords(lex.course, tokens), 'seg');
-  if (parts.length === 0) return { value: 'main', confidence: 0.3, evidence: [], named: false };
+  if (parts.length === 0) return { value: 'main', confidence: 0.3, evidence: [], named: false, agreed: false };
   const heads = parts.map((p) => p[p.length - 1]!);
   // A combo ("Burger + Fries + Coke", "Biryani with Raita") is sold as the main it contains.
   if (heads.length > 1 && heads.some((h) => h.value === 'main')) {
-    return { value: 'main', confidence: 0.75, evidence: heads.map((h) => h.keyword), named: true };
+    return { value: 'main', confidence: 0.75, evidence: heads.map((h) => h.keyword), named: true, agreed: false };
   }
   const first = parts[0]!;
   const head = heads[0]!;
   const agreed = first.every((m) => m.value === head.value);
-  return { value: head.value, confidence: agreed ? 0.85 : 0.7, evidence: first.map((m) => m.keyword), named: true };
+  return { value: head.value, confidence: agreed ? 0.85 : 0.7, evidence: first.map((m) => m.keyword), named: true, agreed };
 }
 
 /**
