@@ -27,6 +27,15 @@ const equivalenceTokens = (words: readonly string[]) => tokensIn(knowledge.equiv
 const compoundParts = (word: string) => compoundPartsIn(knowledge, word);
 const hasWord = (words: ReadonlySet<string>, word: string) => hasWordIn(knowledge, words, word);
 
+t.test('understandQuery: a negated need names no course, and small words ask for nothing', async (t) => {
+  const savoury = understand('something savoury, not sweet');
+  t.same(savoury.avoid, ['sweet'], 'savoury and not sweet both rule sweet out');
+  t.equal(savoury.course, null, 'the dessert course that "sweet" names is not asked for');
+  t.equal(understand('sweet').course, 'dessert', 'the word alone still asks for a dessert');
+  t.same(understand('high protein but no meat').words, [], '"but" asks for nothing (lexicon/query_filler.txt)');
+  t.same(understand('side dish for my biryani').words, ['biryani'], 'nor does "my"');
+});
+
 t.test('understandQuery: the words a query asks an item to hold', async (t) => {
   // Hinglish "wala/wali" ("the one with") names no dish: an item must not hold it to contain the query.
   t.same(understand('chicken wala sandwich').words, ['chicken', 'sandwich']);

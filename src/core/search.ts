@@ -194,6 +194,8 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
   // Longest phrases first, so "healthy lunch" wins over "healthy". A phrase's last word may come as a plural
   // ("curries" is the curry concept).
   const sorted = [...k.concepts].sort((a, b) => b.phrase.length - a.phrase.length);
+  // The words of concepts the query says it is without ("not sweet"): no course is read from them below.
+  const negatedWords = new Set<string>();
   for (const c of sorted) {
     if (riceIsSide && c.phrase.length === 1 && c.phrase[0] === 'rice') continue;
     for (let i = 0; i + c.phrase.length <= words.length; i++) {
@@ -202,6 +204,7 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
         if (i > 0 && queryNegators.has(words[i - 1]!) && !covered.has(i - 1)) {
           covered.add(i - 1);
           c.tags.forEach((t) => avoid.add(t));
+          c.phrase.forEach((w) => negatedWords.add(w));
         } else {
           c.tags.forEach((t) => tags.add(t));
           course ??= c.course;
@@ -285,7 +288,8 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
   const abstractness = tags.size + avoid.size + (course ? 1 : 0) + (cuisine ? 1 : 0) + (serving !== null ? 1 : 0) === 0 ? 0 : content === 0 ? 1 : covered.size / (covered.size + content);
   // A query that names a dish exactly has that dish's course: "semolina crepe" is Rava Dosa, not a dessert crepe.
   const cue = profile.dishHow === 'exact' ? null : query.cues.course;
-  const namedCourse = cue === null ? profile.dish!.course : cue.named ? cue.value : null;
+  // A course only negated words name ("savoury, not sweet") is a course the query does not want.
+  const namedCourse = cue === null ? profile.dish!.course : cue.named && !cue.evidence.every((w) => negatedWords.has(w)) ? cue.value : null;
   if (!course && (namedCourse === 'beverage' || namedCourse === 'dessert' || namedCourse === 'bread')) course = namedCourse;
   // A need for lunch or dinner is food, whatever words come between ("healthy vegetarian lunch" is no kombucha).
   if (!course && tags.size + avoid.size > 0 && words.some((w) => mealTimes.has(w))) course = 'main';
