@@ -49,6 +49,12 @@ t.test('features: diet and protein conflicts, stated by the query', async (t) =>
   t.equal(featuresOf('hyderabadi biryani', 'Lucknowi Biryani')('head_word'), 1, 'another biryani is of the kind asked');
   t.equal(featuresOf('chicken biryani', 'Veg Dum Biryani')('head_word'), 0, 'a veg biryani is not of a chicken biryani\'s kind');
   t.equal(featuresOf('paneer tikka', 'Lal Mirch Fish Tikka')('head_word'), 0, 'nor a fish tikka of a paneer tikka\'s');
+  // A protein that names a kind (proteins.tsv: seafood) is asked for by every protein of that kind.
+  const seafood = featuresOf('something with seafood', 'Prawn Fried Rice');
+  t.equal(seafood('protein_conflict'), 0, 'a prawn dish is seafood');
+  t.equal(seafood('protein_asked_one_word') + seafood('protein_asked'), 1, 'and of the protein asked');
+  t.equal(featuresOf('something with seafood', 'Chicken Fried Rice')('protein_conflict'), 1, 'a chicken dish is not');
+  t.equal(featuresOf('prawn fried rice', 'Fish Fried Rice')('protein_conflict'), 1, 'one sea protein does not stand for another');
 });
 
 t.test('features: a course need, weighted by how abstract the query is', async (t) => {

@@ -2,6 +2,7 @@ import { readFittedFile } from './fitted-file.js';
 import { join } from 'node:path';
 import { courseGroup, type Dish } from './knowledge/dishes.js';
 import type { Knowledge } from './knowledge/index.js';
+import type { Protein } from './knowledge/dishes.js';
 import { conflicts, vegOrNot } from './items.js';
 import { MODELS_DIR } from './paths.js';
 import { servingsAgree } from './servings.js';
@@ -56,6 +57,8 @@ export interface PairEvidence {
   /** The item contradicts the diet the query states. */
   readonly dietConflict: boolean;
   readonly proteinConflict: boolean;
+  /** The query states a protein and the item is of it (proteinAnswers: "seafood" is answered by a prawn dish). */
+  readonly proteinAsked: boolean;
 }
 
 /** How the item's name and dish answer the words and dish of the query, one kind per pair. */
@@ -92,6 +95,16 @@ function sameFamily(k: Knowledge, a: Dish, b: Dish): boolean {
   return head(a) !== '' && head(a) === head(b);
 }
 
+/**
+ * Whether an item of protein `item` is of the protein a query asks for: the same protein, or one of the kind the asked
+ * protein names (lexicon/proteins.tsv: "seafood" is the kind of fish, prawn and crab, so a query for seafood is
+ * answered by a prawn dish). /match keeps the two apart: a seafood platter is not the prawn fry.
+ */
+export function proteinAnswers(k: Knowledge, asked: Protein | null, item: Protein | null): boolean {
+  if (asked === null || item === null) return false;
+  return asked === item || (asked === k.cues.proteinKinds.get(asked) && k.cues.proteinKinds.get(item) === asked);
+}
+
 /** The evidence of one (query, item) pair, each reading made once for every feature that uses it. */
 export function pairEvidence(k: Knowledge, q: QueryUnderstanding, item: SearchItem, cosine: number): PairEvidence {
   const servingOnly = q.serving !== null && q.terms.length === 0 && q.tags.length === 0 && !q.course && !q.cuisine;
@@ -113,7 +126,8 @@ export function pairEvidence(k: Knowledge, q: QueryUnderstanding, item: SearchIt
     servingAgrees: q.serving !== null && item.serving !== null ? servingsAgree(k.servings.portions, q.serving, item.serving) : null,
     courseFit: courseFitOf(q, item),
     dietConflict: flags.dietary_conflict && vegOrNot(q.stated.diet) !== 'unknown',
-    proteinConflict: flags.protein_conflict,
+    proteinConflict: flags.protein_conflict && !proteinAnswers(k, q.stated.protein, item.protein),
+    proteinAsked: !!q.stated.protein && proteinAnswers(k, q.stated.protein, item.protein),
   };
 }
 
@@ -167,8 +181,8 @@ export const RELEVANCE_FEATURES: readonly RelevanceFeature[] = [
   { name: 'dish_same_family', about: "another dish of the query dish's family (same head word)", value: dishIs('dish_same_family'), atLeast: ['dish_other'] },
   { name: 'dish_other', about: 'another known dish than the one the query names', value: dishIs('dish_other') },
   { name: 'head_word', about: "the item's name holds the query's head word only (not a protein)", value: (e) => is(headWordOnly(e)) },
-  { name: 'protein_asked_one_word', about: 'a one-word query naming a protein, and the item is of it without holding the word', value: (e) => is(!!e.q.stated.protein && e.item.protein === e.q.stated.protein && !contains(e) && e.q.words.length <= 1) },
-  { name: 'protein_asked', about: 'a longer query naming a protein, and the item is of it without holding its words', value: (e) => is(!!e.q.stated.protein && e.item.protein === e.q.stated.protein && !contains(e) && e.q.words.length > 1) },
+  { name: 'protein_asked_one_word', about: 'a one-word query naming a protein, and the item is of it without holding the word', value: (e) => is(e.proteinAsked && !contains(e) && e.q.words.length <= 1) },
+  { name: 'protein_asked', about: 'a longer query naming a protein, and the item is of it without holding its words', value: (e) => is(e.proteinAsked && !contains(e) && e.q.words.length > 1) },
   { name: 'tag_hits', about: 'share of the asked tags the item has, from 0.5 for one to 1 for all (0 for none)', value: (e) => (e.tagHits > 0 ? 0.5 + (0.5 * e.tagHits) / e.q.tags.length : 0) },
   { name: 'tag_hits_abstract', about: 'tag_hits times abstractness', value: (e) => (e.tagHits > 0 ? (0.5 + (0.5 * e.tagHits) / e.q.tags.length) * e.q.abstractness : 0) },
   { name: 'named_tags_abstract', about: "share of the asked tags the item's own name says, times abstractness", value: (e) => (e.tagHits > 0 ? (e.namedTagHits / e.q.tags.length) * e.q.abstractness : 0) },
@@ -196,7 +210,7 @@ export const RELEVANCE_FEATURES: readonly RelevanceFeature[] = [
   { name: 'diet_conflict', about: 'the item contradicts the diet the query states', value: (e) => is(e.dietConflict) },
   { name: 'diet_conflict_abstract', about: 'diet_conflict times abstractness', value: (e) => is(e.dietConflict) * e.q.abstractness },
   { name: 'protein_conflict', about: 'the item is of another protein than the one the query states', value: (e) => is(e.proteinConflict) },
-  { name: 'protein_missing', about: 'the query states a protein the item does not name (and no conflict)', value: (e) => is(!e.proteinConflict && !!e.q.stated.protein && e.item.protein !== e.q.stated.protein) },
+  { name: 'protein_missing', about: 'the query states a protein the item does not name (and no conflict)', value: (e) => is(!e.proteinConflict && !!e.q.stated.protein && !e.proteinAsked) },
 ];
 
 export const RELEVANCE_FEATURE_NAMES: readonly string[] = RELEVANCE_FEATURES.map((f) => f.name);
