@@ -34,6 +34,11 @@ t.test('understandQuery: a negated need names no course, and small words ask for
   t.equal(understand('sweet').course, 'dessert', 'the word alone still asks for a dessert');
   t.same(understand('high protein but no meat').words, [], '"but" asks for nothing (lexicon/query_filler.txt)');
   t.same(understand('side dish for my biryani').words, ['biryani'], 'nor does "my"');
+  // After a context word (query_words.tsv: after, before) the query says when it is eaten, not what it asks for.
+  const afterPizza = understand('something sweet after pizza');
+  t.same(afterPizza.words, [], 'the pizza is eaten before: no item need hold "pizza"');
+  t.same(afterPizza.tags, ['sweet'], 'the need is the sweet');
+  t.ok(understand('light breakfast before gym').tags.includes('high_protein'), 'a need the context names still counts');
 });
 
 t.test('understandQuery: the words a query asks an item to hold', async (t) => {

@@ -169,7 +169,7 @@ const CURRY_WITH_RICE = /\bcha[wv]al$/i;
 export function understandQuery(query: MenuText): QueryUnderstanding {
   const k = query.knowledge;
   const cleanedQuery = query.text;
-  const { queryFiller, mealWords, queryNegators, cuisineFiller, mealTimes, mealCounts, eitherWords } = k.words;
+  const { queryFiller, mealWords, queryNegators, cuisineFiller, mealTimes, mealCounts, eitherWords, contextWords } = k.words;
   const singular = k.singular;
   // Concepts and content words are read in English ("postre" asks for dessert, "pollo" for chicken), as the query is
   // embedded; the knowledge-base lookup below keeps the words as typed, since it knows other-language names.
@@ -214,6 +214,10 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
       }
     }
   }
+  // "something sweet after pizza", "light breakfast before gym": from a context word on, the words say when the food
+  // is eaten; a need they name counts (read above), but no word of theirs is one an item must hold.
+  const context = words.findIndex((w) => contextWords.has(w));
+  if (context >= 0) for (let i = context; i < words.length; i++) covered.add(i);
   // Hot and cold drinks are opposites: "garam chai" at a juice shop is not answered by its coolest lime soda.
   for (const [x, y] of OPPOSITE_TAGS) {
     if (tags.has(x) && !tags.has(y)) avoid.add(y);

@@ -33,7 +33,7 @@ export interface WordListFile {
 export const WORD_LIST_FILES: readonly WordListFile[] = [
   { file: 'query_filler.txt' },
   { file: 'query_everyday.txt' },
-  { file: 'query_words.tsv', header: ['word', 'kind'], kinds: ['meal_word', 'negator', 'cuisine_filler', 'meal_time', 'meal_count', 'either'] },
+  { file: 'query_words.tsv', header: ['word', 'kind'], kinds: ['meal_word', 'negator', 'cuisine_filler', 'meal_time', 'meal_count', 'either', 'context'] },
   { file: 'cuisine_queries.tsv', header: ['name', 'cuisine'], phrases: true },
   { file: 'serving_words.tsv', header: ['phrase', 'kind'], kinds: ['query', 'group', 'share', 'pair', 'single', 'not_portion'], phrases: ['group', 'single'] },
   { file: 'number_words.tsv', header: ['word', 'value', 'kind'], kinds: ['serving', 'counted', 'piece_count', 'spelled_count', 'quantity'] },
@@ -80,6 +80,8 @@ export interface WordLexicons {
   readonly mealCounts: ReadonlySet<string>;
   /** Words between two query words that let either answer ("and", "or"). */
   readonly eitherWords: ReadonlySet<string>;
+  /** After one, the query says when it is eaten, not what it asks for ("after pizza", "before gym"). */
+  readonly contextWords: ReadonlySet<string>;
   /** cuisine_queries.tsv: query name → cuisine, in file order. */
   readonly cuisineQueries: readonly (readonly [string, Cuisine])[];
   /** serving_words.tsv, each kind in file order. */
@@ -267,6 +269,7 @@ export function loadWordLexicons(dir: string): WordLexicons {
     mealTimes: set('query_words.tsv', 'meal_time'),
     mealCounts: set('query_words.tsv', 'meal_count'),
     eitherWords: set('query_words.tsv', 'either'),
+    contextWords: set('query_words.tsv', 'context'),
     cuisineQueries,
     serving: {
       query: entries('serving_words.tsv', 'query'),
