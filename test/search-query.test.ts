@@ -39,6 +39,9 @@ t.test('understandQuery: a negated need names no course, and small words ask for
   t.same(afterPizza.words, [], 'the pizza is eaten before: no item need hold "pizza"');
   t.same(afterPizza.tags, ['sweet'], 'the need is the sweet');
   t.ok(understand('light breakfast before gym').tags.includes('high_protein'), 'a need the context names still counts');
+  // A negator a few small words before a need still turns it round.
+  t.same(understand('a proper lunch not just coffee').avoid, ['caffeinated'], '"not just coffee" rules coffee out');
+  t.same(understand('not a coffee').tags, [], 'and does not ask for it');
 });
 
 t.test('understandQuery: the words a query asks an item to hold', async (t) => {

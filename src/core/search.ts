@@ -201,8 +201,11 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
     for (let i = 0; i + c.phrase.length <= words.length; i++) {
       if (c.phrase.every((w, k) => words[i + k] === w || (k === c.phrase.length - 1 && singular(words[i + k]!) === w)) && ![...Array(c.phrase.length).keys()].some((k) => covered.has(i + k) || named.has(i + k))) {
         for (let k = 0; k < c.phrase.length; k++) covered.add(i + k);
-        if (i > 0 && queryNegators.has(words[i - 1]!) && !covered.has(i - 1)) {
-          covered.add(i - 1);
+        // The negator may stand a few small words before the phrase ("not just coffee", "no more sweets").
+        let before = i - 1;
+        while (before > 0 && queryFiller.has(words[before]!) && !queryNegators.has(words[before]!) && !covered.has(before)) before--;
+        if (before >= 0 && queryNegators.has(words[before]!) && !covered.has(before)) {
+          for (let b = before; b < i; b++) covered.add(b);
           c.tags.forEach((t) => avoid.add(t));
           c.phrase.forEach((w) => negatedWords.add(w));
         } else {
