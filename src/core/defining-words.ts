@@ -146,7 +146,7 @@ export function wordDifference(k: Knowledge, wa: readonly string[], wb: readonly
   const [onlyA, onlyB] = differingWords(wa, wb);
   const [pairedA, pairedB] = unpaired(onlyA, onlyB, (w, o) =>
     isSpellingOf(w, o, lex) || sameFoodWords(k.equivalents, w, o) || (synonyms && (isCompoundPart(w, o, lex.spelling) || isCompoundPart(o, w, lex.spelling) || isSameProtein(k, w, o))));
-  // What the item is packed in differs in no role, swapped too: "Pepsi Can" / "Pepsi Bottle" is one drink.
+  // What the item is packed in differs in no role, swapped too: one drink in a can or in a bottle is one drink.
   const restA = pairedA.filter((w) => !lex.packedIn.has(w));
   const restB = pairedB.filter((w) => !lex.packedIn.has(w));
   if (restA.length === 0 && restB.length === 0) return null;

@@ -57,7 +57,7 @@ export interface PairEvidence {
   /** The item contradicts the diet the query states. */
   readonly dietConflict: boolean;
   readonly proteinConflict: boolean;
-  /** The query states a protein and the item is of it (proteinAnswers: "seafood" is answered by a prawn dish). */
+  /** The query states a protein and the item is of it (proteinAnswers: a protein kind is answered by its proteins). */
   readonly proteinAsked: boolean;
 }
 
@@ -97,8 +97,8 @@ function sameFamily(k: Knowledge, a: Dish, b: Dish): boolean {
 
 /**
  * Whether an item of protein `item` is of the protein a query asks for: the same protein, or one of the kind the asked
- * protein names (lexicon/proteins.tsv: "seafood" is the kind of fish, prawn and crab, so a query for seafood is
- * answered by a prawn dish). /match keeps the two apart: a seafood platter is not the prawn fry.
+ * protein names (lexicon/proteins.tsv: a protein named after its own kind stands for every protein of that kind). /match
+ * keeps the two apart: a platter of several sea proteins is not a fry of one.
  */
 export function proteinAnswers(k: Knowledge, asked: Protein | null, item: Protein | null): boolean {
   if (asked === null || item === null) return false;

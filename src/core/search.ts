@@ -194,14 +194,14 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
   // Longest phrases first, so "healthy lunch" wins over "healthy". A phrase's last word may come as a plural
   // ("curries" is the curry concept).
   const sorted = [...k.concepts].sort((a, b) => b.phrase.length - a.phrase.length);
-  // The words of concepts the query says it is without ("not sweet"): no course is read from them below.
+  // The words of concepts the query says it is without: no course is read from them below.
   const negatedWords = new Set<string>();
   for (const c of sorted) {
     if (riceIsSide && c.phrase.length === 1 && c.phrase[0] === 'rice') continue;
     for (let i = 0; i + c.phrase.length <= words.length; i++) {
       if (c.phrase.every((w, k) => words[i + k] === w || (k === c.phrase.length - 1 && singular(words[i + k]!) === w)) && ![...Array(c.phrase.length).keys()].some((k) => covered.has(i + k) || named.has(i + k))) {
         for (let k = 0; k < c.phrase.length; k++) covered.add(i + k);
-        // The negator may stand a few small words before the phrase ("not just coffee", "no more sweets").
+        // The negator may stand a few filler words before the phrase.
         let before = i - 1;
         while (before > 0 && queryFiller.has(words[before]!) && !queryNegators.has(words[before]!) && !covered.has(before)) before--;
         if (before >= 0 && queryNegators.has(words[before]!) && !covered.has(before)) {
@@ -217,8 +217,8 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
       }
     }
   }
-  // "something sweet after pizza", "light breakfast before gym": from a context word on, the words say when the food
-  // is eaten; a need they name counts (read above), but no word of theirs is one an item must hold.
+  // From a context word on (query_words.tsv), the words say when the food is eaten; a need they name counts (read
+  // above), but no word of theirs is one an item must hold.
   const context = words.findIndex((w) => contextWords.has(w));
   if (context >= 0) for (let i = context; i < words.length; i++) covered.add(i);
   // Hot and cold drinks are opposites: "garam chai" at a juice shop is not answered by its coolest lime soda.
@@ -295,7 +295,7 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
   const abstractness = tags.size + avoid.size + (course ? 1 : 0) + (cuisine ? 1 : 0) + (serving !== null ? 1 : 0) === 0 ? 0 : content === 0 ? 1 : covered.size / (covered.size + content);
   // A query that names a dish exactly has that dish's course: "semolina crepe" is Rava Dosa, not a dessert crepe.
   const cue = profile.dishHow === 'exact' ? null : query.cues.course;
-  // A course only negated words name ("savoury, not sweet") is a course the query does not want.
+  // A course only negated words name is a course the query does not want.
   const namedCourse = cue === null ? profile.dish!.course : cue.named && !cue.evidence.every((w) => negatedWords.has(w)) ? cue.value : null;
   if (!course && (namedCourse === 'beverage' || namedCourse === 'dessert' || namedCourse === 'bread')) course = namedCourse;
   // A need for lunch or dinner is food, whatever words come between ("healthy vegetarian lunch" is no kombucha).

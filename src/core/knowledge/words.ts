@@ -80,7 +80,7 @@ export interface WordLexicons {
   readonly mealCounts: ReadonlySet<string>;
   /** Words between two query words that let either answer ("and", "or"). */
   readonly eitherWords: ReadonlySet<string>;
-  /** After one, the query says when it is eaten, not what it asks for ("after pizza", "before gym"). */
+  /** After one, the query says when the food is eaten, not what it asks for. */
   readonly contextWords: ReadonlySet<string>;
   /** cuisine_queries.tsv: query name → cuisine, in file order. */
   readonly cuisineQueries: readonly (readonly [string, Cuisine])[];
