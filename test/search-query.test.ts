@@ -42,6 +42,13 @@ t.test('understandQuery: a negated need names no course, and small words ask for
   // A negator a few small words before a need still turns it round.
   t.same(understand('a proper lunch not just coffee').avoid, ['caffeinated'], '"not just coffee" rules coffee out');
   t.same(understand('not a coffee').tags, [], 'and does not ask for it');
+  // In Hindi word order the negator follows (query_words.tsv negator_after), past filler words too.
+  for (const q of ['teekha nahi', 'teekha bilkul nahi']) {
+    t.same([understand(q).tags, understand(q).avoid], [[], ['spicy']], `${q}: not spicy`);
+  }
+  const notSweet = understand('meetha nahi chahiye');
+  t.same([notSweet.tags, notSweet.avoid, notSweet.course], [[], ['sweet'], null], 'every phrase of a translated word is turned round, and names no course');
+  t.same([understand('spicy not sweet').tags, understand('spicy not sweet').avoid], [['spicy'], ['sweet']], 'an English negator turns round only what follows it');
 });
 
 t.test('understandQuery: the words a query asks an item to hold', async (t) => {

@@ -1,3 +1,4 @@
+import { toEnglishFoodWords } from './knowledge/translate.js';
 import { CUISINE_LABELS, TAGS, courseGroup, cuisineAffinity, type Course, type Cuisine, type Dish, type Tag } from './knowledge/dishes.js';
 import type { Knowledge } from './knowledge/index.js';
 import { dietMarkers, dietOf, flavourTagsOf, proteinOf } from './knowledge/cues.js';
@@ -169,7 +170,7 @@ const CURRY_WITH_RICE = /\bcha[wv]al$/i;
 export function understandQuery(query: MenuText): QueryUnderstanding {
   const k = query.knowledge;
   const cleanedQuery = query.text;
-  const { queryFiller, mealWords, queryNegators, cuisineFiller, mealTimes, mealCounts, eitherWords, contextWords } = k.words;
+  const { queryFiller, mealWords, queryNegators, queryNegatorsAfter, cuisineFiller, mealTimes, mealCounts, eitherWords, contextWords } = k.words;
   const singular = k.singular;
   // Concepts and content words are read in English ("postre" asks for dessert, "pollo" for chicken), as the query is
   // embedded; the knowledge-base lookup below keeps the words as typed, since it knows other-language names.
@@ -196,26 +197,50 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
   const sorted = [...k.concepts].sort((a, b) => b.phrase.length - a.phrase.length);
   // The words of concepts the query says it is without: no course is read from them below.
   const negatedWords = new Set<string>();
+  const matches: { readonly at: number; readonly c: (typeof sorted)[number] }[] = [];
   for (const c of sorted) {
     if (riceIsSide && c.phrase.length === 1 && c.phrase[0] === 'rice') continue;
     for (let i = 0; i + c.phrase.length <= words.length; i++) {
       if (c.phrase.every((w, k) => words[i + k] === w || (k === c.phrase.length - 1 && singular(words[i + k]!) === w)) && ![...Array(c.phrase.length).keys()].some((k) => covered.has(i + k) || named.has(i + k))) {
         for (let k = 0; k < c.phrase.length; k++) covered.add(i + k);
-        // The negator may stand a few filler words before the phrase.
-        let before = i - 1;
-        while (before > 0 && queryFiller.has(words[before]!) && !queryNegators.has(words[before]!) && !covered.has(before)) before--;
-        if (before >= 0 && queryNegators.has(words[before]!) && !covered.has(before)) {
-          for (let b = before; b < i; b++) covered.add(b);
-          c.tags.forEach((t) => avoid.add(t));
-          c.phrase.forEach((w) => negatedWords.add(w));
-        } else {
-          c.tags.forEach((t) => tags.add(t));
-          course ??= c.course;
-          if (c.course) c.phrase.forEach((w) => kindWords.add(singular(w)));
-        }
-        c.avoid.forEach((t) => avoid.add(t));
+        matches.push({ at: i, c });
       }
     }
+  }
+  // A negator turns round the phrase it stands before, a few filler words away ("not" ... ); a Hindi one the run of
+  // phrases it follows, in Hindi word order (a translation may make one word two phrases).
+  const negated = new Set<number>();
+  const startsAt = new Map(matches.map((m, n) => [m.at, n]));
+  const endsAt = new Map(matches.map((m, n) => [m.at + m.c.phrase.length - 1, n]));
+  matches.forEach((m, n) => {
+    let before = m.at - 1;
+    while (before > 0 && queryFiller.has(words[before]!) && !queryNegators.has(words[before]!) && !covered.has(before)) before--;
+    if (before >= 0 && queryNegators.has(words[before]!) && !covered.has(before)) {
+      for (let b = before; b < m.at; b++) covered.add(b);
+      negated.add(n);
+    }
+  });
+  words.forEach((w, a) => {
+    if (!queryNegatorsAfter.has(w) || covered.has(a)) return;
+    let end = a - 1;
+    while (end >= 0 && !endsAt.has(end) && queryFiller.has(words[end]!) && !covered.has(end)) end--;
+    if (!endsAt.has(end)) return;
+    for (let b = end + 1; b <= a; b++) covered.add(b);
+    for (let n = endsAt.get(end); n !== undefined; n = endsAt.get(matches[n]!.at - 1)) {
+      negated.add(n);
+      if (!startsAt.has(matches[n]!.at)) break;
+    }
+  });
+  for (const [n, { c }] of matches.entries()) {
+    if (negated.has(n)) {
+      c.tags.forEach((t) => avoid.add(t));
+      c.phrase.forEach((w) => negatedWords.add(w));
+    } else {
+      c.tags.forEach((t) => tags.add(t));
+      course ??= c.course;
+      if (c.course) c.phrase.forEach((w) => kindWords.add(singular(w)));
+    }
+    c.avoid.forEach((t) => avoid.add(t));
   }
   // From a context word on (query_words.tsv), the words say when the food is eaten; a need they name counts (read
   // above), but no word of theirs is one an item must hold.
@@ -296,7 +321,8 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
   // A query that names a dish exactly has that dish's course: "semolina crepe" is Rava Dosa, not a dessert crepe.
   const cue = profile.dishHow === 'exact' ? null : query.cues.course;
   // A course only negated words name is a course the query does not want.
-  const namedCourse = cue === null ? profile.dish!.course : cue.named && !cue.evidence.every((w) => negatedWords.has(w)) ? cue.value : null;
+  const negatedCue = cue !== null && cue.evidence.every((w) => toEnglishFoodWords(k.translations, w).toLowerCase().split(/\s+/u).every((e) => negatedWords.has(e)));
+  const namedCourse = cue === null ? profile.dish!.course : cue.named && !negatedCue ? cue.value : null;
   if (!course && (namedCourse === 'beverage' || namedCourse === 'dessert' || namedCourse === 'bread')) course = namedCourse;
   // A need for lunch or dinner is food, whatever words come between ("healthy vegetarian lunch" is no kombucha).
   if (!course && tags.size + avoid.size > 0 && words.some((w) => mealTimes.has(w))) course = 'main';

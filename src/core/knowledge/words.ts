@@ -33,7 +33,7 @@ export interface WordListFile {
 export const WORD_LIST_FILES: readonly WordListFile[] = [
   { file: 'query_filler.txt' },
   { file: 'query_everyday.txt' },
-  { file: 'query_words.tsv', header: ['word', 'kind'], kinds: ['meal_word', 'negator', 'cuisine_filler', 'meal_time', 'meal_count', 'either', 'context'] },
+  { file: 'query_words.tsv', header: ['word', 'kind'], kinds: ['meal_word', 'negator', 'cuisine_filler', 'meal_time', 'meal_count', 'either', 'context', 'negator_after'] },
   { file: 'cuisine_queries.tsv', header: ['name', 'cuisine'], phrases: true },
   { file: 'serving_words.tsv', header: ['phrase', 'kind'], kinds: ['query', 'group', 'share', 'pair', 'single', 'not_portion'], phrases: ['group', 'single'] },
   { file: 'number_words.tsv', header: ['word', 'value', 'kind'], kinds: ['serving', 'counted', 'piece_count', 'spelled_count', 'quantity'] },
@@ -73,6 +73,8 @@ export interface WordLexicons {
   /** query_words.tsv */
   readonly mealWords: ReadonlySet<string>;
   readonly queryNegators: ReadonlySet<string>;
+  /** Negators that follow what they turn round (Hindi word order). */
+  readonly queryNegatorsAfter: ReadonlySet<string>;
   readonly cuisineFiller: ReadonlySet<string>;
   /** Meals of the day ("lunch"): with a need, a main is asked for. */
   readonly mealTimes: ReadonlySet<string>;
@@ -265,6 +267,7 @@ export function loadWordLexicons(dir: string): WordLexicons {
     queryEveryday: entries('query_everyday.txt'),
     mealWords: set('query_words.tsv', 'meal_word'),
     queryNegators: set('query_words.tsv', 'negator'),
+    queryNegatorsAfter: set('query_words.tsv', 'negator_after'),
     cuisineFiller: set('query_words.tsv', 'cuisine_filler'),
     mealTimes: set('query_words.tsv', 'meal_time'),
     mealCounts: set('query_words.tsv', 'meal_count'),
