@@ -49,6 +49,9 @@ t.test('understandQuery: a negated need names no course, and small words ask for
   const notSweet = understand('meetha nahi chahiye');
   t.same([notSweet.tags, notSweet.avoid, notSweet.course], [[], ['sweet'], null], 'every phrase of a translated word is turned round, and names no course');
   t.same([understand('spicy not sweet').tags, understand('spicy not sweet').avoid], [['spicy'], ['sweet']], 'an English negator turns round only what follows it');
+  t.same(understand('teekha ke bina').avoid, ['spicy'], '"bina" after the need too');
+  t.same(understand('char logon ke liye khana').words, [], 'a Hindi head count only says the serving');
+  t.equal(understand('char logon ke liye khana').serving, 4);
 });
 
 t.test('understandQuery: the words a query asks an item to hold', async (t) => {

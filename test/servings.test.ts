@@ -21,6 +21,11 @@ t.test('servingOf reads head counts from the size words cleaning strips', async 
     ['Margherita Pizza - Personal', 1],
     ['Mixed Berries Ice Cream 100ml', 1],
     ['Chicken Burger Buddy Meal', 2],
+    // The words for people after a count are serving_words.tsv head rows, Hindi ones too.
+    ['biryani do logon ke liye', 2],
+    ['char logon ke liye khana', 4],
+    ['Veg Thali for 3 adults', 3],
+    ['Chocolate Log Cake', null],
     // Quantities of things, prices and big packs of a drink say nothing about people.
     ['Chicken Wings 8 pcs', null],
     ['Paneer Tikka for 249', null],

@@ -38,12 +38,13 @@ export function compileServingPatterns(words: WordLexicons): ServingPatterns {
   const COUNT = `(\\d{1,2}|${literalAlternatives([...numberWords.keys()])})`;
   const any = (list: readonly string[], structural: readonly string[] = []): RegExp =>
     new RegExp(`\\b(?:${[literalAlternatives(list), ...structural].join('|')})\\b`, 'i');
+  const HEADS = literalAlternatives(words.serving.head);
   return {
     counted: [
       new RegExp(`\\b(?:serves?|serving|feeds?)\\s*:?\\s*${COUNT}\\b`, 'i'),
       new RegExp(`\\bfor\\s+(?:a\\s+)?(?:party|group|family)\\s+of\\s+${COUNT}\\b`, 'i'),
-      new RegExp(`\\bfor\\s+${COUNT}(?:\\s*(?:-|–|to)\\s*\\d{1,2})?\\s*(?:people|persons?|pax|of us|adults|guests)?(?![\\w.])(?!\\s*(?:rs|₹|ml|l|g|kg|gm|pcs?|pieces?|inch))`, 'i'),
-      new RegExp(`\\b${COUNT}\\s*(?:people|persons|pax|guests|adults)\\b`, 'i'),
+      new RegExp(`\\bfor\\s+${COUNT}(?:\\s*(?:-|–|to)\\s*\\d{1,2})?\\s*(?:${HEADS}|of us)?(?![\\w.])(?!\\s*(?:rs|₹|ml|l|g|kg|gm|pcs?|pieces?|inch))`, 'i'),
+      new RegExp(`\\b${COUNT}\\s*(?:${HEADS})\\b`, 'i'),
       new RegExp(`\\b(?:bucket|combo|meal)\\s+of\\s+${COUNT}\\b`, 'i'),
     ],
     group: any(words.serving.group),
@@ -53,7 +54,7 @@ export function compileServingPatterns(words: WordLexicons): ServingPatterns {
     single: any(words.serving.single, ['1\\s*person', '(?:[5-9]\\d|1\\d\\d)\\s*ml']),
     packOf: new RegExp(`\\b(?:pack|box|set)\\s+of\\s+${COUNT}\\b`, 'i'),
     countOf: (s: string): number => numberWords.get(s) ?? Number(s),
-    servingWords: new Set([...numberWords.keys(), ...words.serving.query]),
+    servingWords: new Set([...numberWords.keys(), ...words.serving.query, ...words.serving.head]),
     notPortions: words.serving.notPortion,
     portions: words.portions,
   };

@@ -35,7 +35,7 @@ export const WORD_LIST_FILES: readonly WordListFile[] = [
   { file: 'query_everyday.txt' },
   { file: 'query_words.tsv', header: ['word', 'kind'], kinds: ['meal_word', 'negator', 'cuisine_filler', 'meal_time', 'meal_count', 'either', 'context', 'negator_after'] },
   { file: 'cuisine_queries.tsv', header: ['name', 'cuisine'], phrases: true },
-  { file: 'serving_words.tsv', header: ['phrase', 'kind'], kinds: ['query', 'group', 'share', 'pair', 'single', 'not_portion'], phrases: ['group', 'single'] },
+  { file: 'serving_words.tsv', header: ['phrase', 'kind'], kinds: ['query', 'group', 'share', 'pair', 'single', 'not_portion', 'head'], phrases: ['group', 'single'] },
   { file: 'number_words.tsv', header: ['word', 'value', 'kind'], kinds: ['serving', 'counted', 'piece_count', 'spelled_count', 'quantity'] },
   { file: 'combo_words.tsv', header: ['word', 'kind'], kinds: ['separator', 'joiner', 'tail', 'marker', 'chain_meal_code'], anyCase: ['chain_meal_code'] },
   { file: 'boundary_words.tsv', header: ['word', 'kind'], kinds: ['soft', 'dish'] },
@@ -94,6 +94,8 @@ export interface WordLexicons {
     readonly pair: readonly string[];
     readonly single: readonly string[];
     readonly notPortion: ReadonlySet<string>;
+    /** Words for people after a head count ("4 people", "do logon"). */
+    readonly head: readonly string[];
   };
   /** number_words.tsv: word → value, each kind in file order. */
   readonly numbers: {
@@ -281,6 +283,7 @@ export function loadWordLexicons(dir: string): WordLexicons {
       pair: entries('serving_words.tsv', 'pair'),
       single: entries('serving_words.tsv', 'single'),
       notPortion: set('serving_words.tsv', 'not_portion'),
+      head: entries('serving_words.tsv', 'head'),
     },
     numbers: {
       serving: numbers('serving'),
