@@ -1,8 +1,7 @@
 import { readFittedFile } from './fitted-file.js';
 import { join } from 'node:path';
-import { courseGroup, type Dish } from './knowledge/dishes.js';
+import { courseGroup, type Dish, type Protein } from './knowledge/dishes.js';
 import type { Knowledge } from './knowledge/index.js';
-import type { Protein } from './knowledge/dishes.js';
 import { conflicts, vegOrNot } from './items.js';
 import { MODELS_DIR } from './paths.js';
 import { servingsAgree } from './servings.js';
@@ -111,6 +110,7 @@ export function pairEvidence(k: Knowledge, q: QueryUnderstanding, item: SearchIt
   const qDish = q.profile.dish;
   const sameDish = !!qDish && !!item.dish && qDish.id === item.dish.id;
   const flags = conflicts(k, q.stated, item);
+  const proteinAsked = proteinAnswers(k, q.stated.protein, item.protein);
   // "minced mutton" is Mutton Keema, so "Mutton Keema Kaleji" holds the dish the query names: a form of it. A name of
   // the dish that leaves its meat unsaid is not held by an item of another protein (a paneer one, for a mutton dish).
   const containsWords = q.words.length > 0 && (q.words.every((w) => hasWord(k, item.words, w)) || (!sameDish && !flags.protein_conflict && q.dishNames.some((names) => holdsAll(k, item.words, names))));
@@ -126,8 +126,8 @@ export function pairEvidence(k: Knowledge, q: QueryUnderstanding, item: SearchIt
     servingAgrees: q.serving !== null && item.serving !== null ? servingsAgree(k.servings.portions, q.serving, item.serving) : null,
     courseFit: courseFitOf(q, item),
     dietConflict: flags.dietary_conflict && vegOrNot(q.stated.diet) !== 'unknown',
-    proteinConflict: flags.protein_conflict && !proteinAnswers(k, q.stated.protein, item.protein),
-    proteinAsked: !!q.stated.protein && proteinAnswers(k, q.stated.protein, item.protein),
+    proteinConflict: flags.protein_conflict && !proteinAsked,
+    proteinAsked,
   };
 }
 

@@ -1,6 +1,6 @@
-import { toEnglishFoodWords } from './knowledge/translate.js';
 import { CUISINE_LABELS, TAGS, courseGroup, cuisineAffinity, type Course, type Cuisine, type Dish, type Tag } from './knowledge/dishes.js';
 import type { Knowledge } from './knowledge/index.js';
+import { toEnglishFoodWords } from './knowledge/translate.js';
 import { dietMarkers, dietOf, flavourTagsOf, proteinOf } from './knowledge/cues.js';
 import { conflicts, vegOrNot, type ItemProfile } from './items.js';
 import { FULL_DIMENSION, l2normalize, type Dimension, type MenuEncoder } from './inference/encoder.js';
@@ -207,10 +207,9 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
       }
     }
   }
-  // A negator turns round the phrase it stands before, a few filler words away ("not" ... ); a Hindi one the run of
-  // phrases it follows, in Hindi word order (a translation may make one word two phrases).
+  // A negator turns round the phrase it stands before, past filler words; a Hindi one (negator_after) the run of
+  // adjacent phrases it follows, in Hindi word order (a translation may make one word two phrases).
   const negated = new Set<number>();
-  const startsAt = new Map(matches.map((m, n) => [m.at, n]));
   const endsAt = new Map(matches.map((m, n) => [m.at + m.c.phrase.length - 1, n]));
   matches.forEach((m, n) => {
     let before = m.at - 1;
@@ -226,10 +225,7 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
     while (end >= 0 && !endsAt.has(end) && queryFiller.has(words[end]!) && !covered.has(end)) end--;
     if (!endsAt.has(end)) return;
     for (let b = end + 1; b <= a; b++) covered.add(b);
-    for (let n = endsAt.get(end); n !== undefined; n = endsAt.get(matches[n]!.at - 1)) {
-      negated.add(n);
-      if (!startsAt.has(matches[n]!.at)) break;
-    }
+    for (let n = endsAt.get(end); n !== undefined; n = endsAt.get(matches[n]!.at - 1)) negated.add(n);
   });
   for (const [n, { c }] of matches.entries()) {
     if (negated.has(n)) {
