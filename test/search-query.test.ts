@@ -4,6 +4,7 @@ import {
   hasWord as hasWordIn,
   menuSections as menuSectionsIn,
   rankSearch as rankSearchIn,
+  rulesOutOnly,
   understandQuery,
   usualCourse,
   type QueryUnderstanding,
@@ -52,6 +53,17 @@ t.test('understandQuery: a negated need names no course, and small words ask for
   t.same(understand('teekha ke bina').avoid, ['spicy'], '"bina" after the need too');
   t.same(understand('char logon ke liye khana').words, [], 'a Hindi head count only says the serving');
   t.equal(understand('char logon ke liye khana').serving, 4);
+});
+
+t.test('rankSearch: a query that only rules tags out is answered by the food known to be without them', async (t) => {
+  t.ok(rulesOutOnly(understand('not sweet')) && rulesOutOnly(understand('teekha nahi')), 'a negated need alone only rules out');
+  t.notOk(rulesOutOnly(understand('mild curry, not spicy')), 'beside a dish word it narrows what is asked');
+  t.notOk(rulesOutOnly(understand('not sweet lassi')), 'beside a dish word it narrows what is asked');
+  // Cosines to the query moved away from the sweet centroid (conceptualQueryVector): all low, the sweet ones lowest.
+  const menu = ['Chocolate Shake', 'Gulab Jamun', 'French Fries', 'Paneer Pakora', 'Mint Mojito', 'Walnut Sundae 2.0'];
+  const got = rankSearch(understand('not sweet'), menu.map(item), [-0.55, -0.5, -0.2, -0.25, -0.3, -0.4], 10).results.map((r) => menu[r.index]);
+  t.ok(got.length > 0, 'answered, not empty');
+  t.same([...got].sort(), ['French Fries', 'Paneer Pakora'], 'savoury food the knowledge base knows: no sweet, no drink, no unknown item');
 });
 
 t.test('understandQuery: the words a query asks an item to hold', async (t) => {

@@ -5,7 +5,7 @@ import type { Knowledge } from './knowledge/index.js';
 import { conflicts, vegOrNot } from './items.js';
 import { MODELS_DIR } from './paths.js';
 import { servingsAgree } from './servings.js';
-import { hasWord, holdsAll, namesTerms, namesWords, isProteinWord, qualitiesKnown, kindOnlyByName, type QueryUnderstanding, type SearchItem } from './search.js';
+import { hasWord, holdsAll, namesTerms, namesWords, isProteinWord, qualitiesKnown, kindOnlyByName, rulesOutOnly, clearOfRuledOut, type QueryUnderstanding, type SearchItem } from './search.js';
 
 /**
  * /search's precision stage as a fitted model: named features of one (query, item) pair, each a small pure function of
@@ -152,12 +152,15 @@ const headWordOnly = (e: PairEvidence): boolean => {
   return hasWord(e.k, e.item.words, head) && !isProteinWord(e.k, head);
 };
 /**
- * The query's whole ask is one category, a cuisine, a course or one tag, with no dish words, ruled-out tags or serving
- * ("chinese food", "soup", "starters"), and the item is in it. Menus' graded category queries count every member
- * relevant, however far its name is from the query's words (a fried rice for "chinese food").
+ * The query's whole ask is one category, with no dish words or serving, and the item is in it. The category is a
+ * cuisine, a course or one tag ("chinese food", "soup", "starters"), or, for a query that only rules tags out, the
+ * known items without them. Menus' graded category queries count every member relevant, however far its name is from
+ * the query's words (a fried rice for "chinese food"); a query that only says what it does not want has no words for
+ * the cosine to follow, so membership is all there is to go on.
  */
 function inAskedCategory(e: PairEvidence): boolean {
   const q = e.q;
+  if (rulesOutOnly(q)) return !e.avoidedTag && clearOfRuledOut(e.item);
   if (q.words.length > 0 || q.avoid.length > 0 || q.serving !== null) return false;
   const asks = (q.cuisine ? 1 : 0) + (q.course ? 1 : 0) + q.tags.length;
   if (asks !== 1) return false;
@@ -206,7 +209,7 @@ export const RELEVANCE_FEATURES: readonly RelevanceFeature[] = [
   { name: 'cuisine_match', about: 'the item is of the cuisine the query asks for', value: (e) => is(!!e.q.cuisine && e.item.cuisine === e.q.cuisine) },
   { name: 'cuisine_match_abstract', about: 'cuisine_match times abstractness', value: (e) => is(!!e.q.cuisine && e.item.cuisine === e.q.cuisine) * e.q.abstractness },
   { name: 'cuisine_other_abstract', about: 'the item is of another cuisine than the one asked, times abstractness', value: (e) => is(!!e.q.cuisine && e.item.cuisine !== e.q.cuisine) * e.q.abstractness },
-  { name: 'in_asked_category', about: 'the query asks for one category and nothing else (a cuisine, a course or one tag: "chinese food", "soup") and the item is in it', value: (e) => is(inAskedCategory(e)) },
+  { name: 'in_asked_category', about: 'the query asks for one category and nothing else (a cuisine, a course or one tag: "chinese food", "soup"; or only rules tags out: the items whose dish is known to be without them) and the item is in it', value: (e) => is(inAskedCategory(e)) },
   { name: 'diet_conflict', about: 'the item contradicts the diet the query states', value: (e) => is(e.dietConflict) },
   { name: 'diet_conflict_abstract', about: 'diet_conflict times abstractness', value: (e) => is(e.dietConflict) * e.q.abstractness },
   { name: 'protein_conflict', about: 'the item is of another protein than the one the query states', value: (e) => is(e.proteinConflict) },

@@ -432,7 +432,28 @@ function spellingOf(words: readonly string[], profile: ItemProfile): readonly st
   return words;
 }
 
-/** The query vector blended with its concept centroids (projected to `dimension`), re-normalised. */
+/**
+ * The query only says what it does not want ("not sweet", "no onion garlic"): it rules tags out and asks for no dish
+ * word, tag, course, cuisine or serving.
+ */
+export function rulesOutOnly(q: QueryUnderstanding): boolean {
+  return q.avoid.length > 0 && q.tags.length === 0 && q.words.length === 0 && !q.course && !q.cuisine && q.serving === null;
+}
+
+/**
+ * The item is known to be without a tag it lacks: it names a dish of the knowledge base, whose tags are the dish's
+ * qualities. An unresolved item's tags are only what its name's flavour words say, which is silent on the rest.
+ */
+export function clearOfRuledOut(item: SearchItem): boolean {
+  return item.dish !== null;
+}
+
+/**
+ * The query vector blended with its concept centroids (projected to `dimension`), re-normalised: towards each tag it
+ * asks for. A query that only rules tags out (rulesOutOnly) moves away from them by as much: an encoder reads "not
+ * sweet" as close to sweet things, and the ruled-out tags are all such a query says. Beside anything asked for, a
+ * ruled-out tag only narrows it (a concept for curries rules rice dishes out) and moves nothing.
+ */
 export function conceptualQueryVector(
   queryVector: Float32Array,
   q: QueryUnderstanding,
@@ -440,15 +461,20 @@ export function conceptualQueryVector(
   encoder: MenuEncoder,
   dimension: Dimension,
 ): Float32Array {
-  if (!centroids || q.tags.length === 0) return queryVector;
+  const away = rulesOutOnly(q);
+  if (!centroids || (q.tags.length === 0 && !away)) return queryVector;
   const out = Float32Array.from(queryVector);
-  const weight = (0.5 + 1.5 * q.abstractness) / q.tags.length;
-  for (const tag of q.tags) {
-    const c = centroids.byTag.get(tag);
-    if (!c) continue;
-    const projected = encoder.project(Float32Array.from(c), dimension);
-    for (let k = 0; k < out.length; k++) out[k]! += weight * projected[k]!;
-  }
+  const strength = 0.5 + 1.5 * q.abstractness;
+  const blend = (tags: readonly Tag[], sign: number): void => {
+    for (const tag of tags) {
+      const c = centroids.byTag.get(tag);
+      if (!c) continue;
+      const projected = encoder.project(Float32Array.from(c), dimension);
+      for (let k = 0; k < out.length; k++) out[k]! += (sign * strength * projected[k]!) / tags.length;
+    }
+  };
+  if (away) blend(q.avoid, -1);
+  else blend(q.tags, 1);
   return l2normalize(out);
 }
 
@@ -673,23 +699,30 @@ export function usualCourse(profiles: readonly ItemProfile[], rule: MenuContextR
 
 /** The closest items of the category the query asks for, when no item passed the gates (FallbackRule). */
 function fallback(k: Knowledge, q: QueryUnderstanding, items: readonly SearchItem[], scored: readonly SearchCandidate[], rule: FallbackRule, topK: number): SearchOutcome['results'] {
-  const wanted = q.course ? courseGroup(q.course) : q.profile.dish ? courseGroup(q.profile.dish.course) : q.query.cues.course.confidence >= rule.courseCue ? courseGroup(q.query.cues.course.value) : 'food';
+  // A query that only rules tags out names them, not a course: it is offered food.
+  const onlyOut = rulesOutOnly(q);
+  const wanted = onlyOut ? 'food' : q.course ? courseGroup(q.course) : q.profile.dish ? courseGroup(q.profile.dish.course) : q.query.cues.course.confidence >= rule.courseCue ? courseGroup(q.query.cues.course.value) : 'food';
   // A query naming a dish of a cuisine the menu does not serve (sushi at a dosa place) gets no fallback at all.
   // Only a dish the query names exactly says its cuisine: a loose resolution ("soup" read as Tortilla Soup) must not
   // shut the fallback out of every soup of another kitchen.
   const named = q.profile.dishHow === 'exact' ? q.profile.dish : null;
   const qCuisine = named?.cuisine ?? (q.profile.cuisineConfidence >= rule.cuisineConfidence ? q.profile.cuisine : null);
   const cuisineOk = (it: ItemProfile): boolean => !qCuisine || wanted !== 'food' || it.cuisine === qCuisine;
+  // A query that only rules tags out was moved away from them (conceptualQueryVector): the level of its cosines says
+  // nothing (most are below zero), its relevance orders the items, and what it asks for is the items known to be
+  // without those tags (clearOfRuledOut).
+  const near = (c: SearchCandidate): boolean => (onlyOut ? clearOfRuledOut(items[c.index]!) : c.cosine >= rule.minCosine);
+  const closeness = (c: SearchCandidate): number => (onlyOut ? c.relevance : c.cosine);
   const eligible = scored
-    .filter((c) => courseGroup(items[c.index]!.course) === wanted && cuisineOk(items[c.index]!) && c.cosine >= rule.minCosine)
+    .filter((c) => courseGroup(items[c.index]!.course) === wanted && cuisineOk(items[c.index]!) && near(c))
     .filter((c) => !conflicts(k, q.stated, items[c.index]!).dietary_conflict)
     // "not spicy" embeds close to the spicy dishes: the closest thing is never what the query ruled out.
     .filter((c) => !q.avoid.some((t) => items[c.index]!.tags.has(t)))
-    .sort((a, b) => b.cosine - a.cosine || a.index - b.index);
+    .sort((a, b) => closeness(b) - closeness(a) || a.index - b.index);
   // Only the near-best of the category: a fallback is "the closest thing we have", not a list of the category.
   const bestCos = eligible[0]?.cosine ?? 0;
   return eligible
-    .filter((c) => c.cosine >= bestCos - rule.band)
+    .filter((c) => onlyOut || c.cosine >= bestCos - rule.band)
     .slice(0, Math.min(topK, rule.most))
     .map((c) => ({ index: c.index, score: roundCosine(c.cosine), reranker_score: roundCosine(c.relevance), is_fallback: true }));
 }
