@@ -362,7 +362,7 @@ const KEPT_DISH_WORDS: Case[] = [
   ['Coconut Rice (jain)', 'Coconut Rice jain'],
   ['Exotica Jain Large 12\'\'', 'Exotica Jain'],
   ['Millet Mangalore Buns ( Jain )', 'Millet Mangalore Buns Jain'],
-  ['Carrot & Dill Paddu ( Vegan / Gluten Free )', 'Carrot & Dill Paddu Vegan Gluten Free'],
+  ['Carrot & Dill Paddu ( Vegan / Gluten Free )', 'Carrot & Dill Paddu Vegan / Gluten Free'],
   ['Small Onion Sambar', 'Small Onion Sambar'],
   ['Steak Medium Rare', 'Steak Medium Rare'],
   ['Chicken Shawarma Plate', 'Chicken Shawarma Plate'],
@@ -699,6 +699,11 @@ t.test('separators between words are no part of the shown name: an abbreviation\
     ['Veg Thali – Deluxe', 'Veg Thali Deluxe'],
     ['Chicken Nuggets - 6 Pcs + Coke', 'Chicken Nuggets + Coke'],
     ['Party Combo for 4-Cola', 'Party Combo Cola'],
+    // A slash between two kept words lists two things and stays; one a removed size leaves alone goes.
+    ['Millet Upma ( Vegan / Gluten Free )', 'Millet Upma Vegan / Gluten Free'],
+    ['Sev Puri (Jain / Vegan)', 'Sev Puri Jain / Vegan'],
+    ['Kaju Barfi [250gm / 500gm]', 'Kaju Barfi'],
+    ['Cold Coffee Regular / Large', 'Cold Coffee'],
   ];
   for (const [input, expected] of cases) {
     const c = clean(input);

@@ -596,7 +596,9 @@ export class TextCleaner {
       .replace(/\s+([,.;:])/g, '$1')
       .replace(/^[\s\-–—,.;:/+&|]+/u, '')
       .replace(/[\s\-–—,;:/+&|]+$/u, '')
-      .replace(/(?<=\s)[-–—/|,]+(?=\s)/gu, ' ')
+      // A separator standing alone between spaces goes, but for a slash between two kept words: "Vegan / Gluten Free"
+      // lists two things the dish is, as "Roti/Chawal" lists two it comes with.
+      .replace(/(?<=\s)[-–—/|,]+(?=\s)/gu, (m, at: number, str: string) => (m === '/' && /\p{L}\s$/u.test(str.slice(0, at)) && /^\s\p{L}/u.test(str.slice(at + 1)) ? m : ' '))
       // A dash a removal left glued to the next word ("Combo for 4-Cola" → "Combo -Cola"): no word starts with one.
       .replace(/(?<=\s)[-–—]+(?=\p{L})/gu, ' ')
       .replace(/\s+/g, ' ')
