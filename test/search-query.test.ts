@@ -66,6 +66,13 @@ t.test('rankSearch: a query that only rules tags out is answered by the food kno
   t.same([...got].sort(), ['French Fries', 'Paneer Pakora'], 'savoury food the knowledge base knows: no sweet, no drink, no unknown item');
 });
 
+t.test('rankSearch: a protein kind named by its own name is held by the dishes of its proteins', async (t) => {
+  // Cosines as low as the encoder gives a kind word and a dish of one of its proteins.
+  const menu = ['Prawn Fried Rice', 'Fish Tikka', 'Chicken Fried Rice', 'Veg Noodles'];
+  const got = rankSearch(understand('something with seafood'), menu.map(item), [0.28, 0.2, 0.24, 0.1], 10).results;
+  t.same(got.filter((r) => !r.is_fallback).map((r) => menu[r.index]).sort(), ['Fish Tikka', 'Prawn Fried Rice'], 'the prawn and the fish dish pass the gates; the chicken one does not');
+});
+
 t.test('understandQuery: the words a query asks an item to hold', async (t) => {
   // Hinglish "wala/wali" ("the one with") names no dish: an item must not hold it to contain the query.
   t.same(understand('chicken wala sandwich').words, ['chicken', 'sandwich']);

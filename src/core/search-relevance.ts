@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { courseGroup, type Dish, type Protein } from './knowledge/dishes.js';
 import type { Knowledge } from './knowledge/index.js';
 import { conflicts, vegOrNot } from './items.js';
+import { parseCleanedText } from './menu-text.js';
 import { MODELS_DIR } from './paths.js';
 import { servingsAgree } from './servings.js';
 import { hasWord, holdsAll, namesTerms, namesWords, isProteinWord, qualitiesKnown, kindOnlyByName, rulesOutOnly, clearOfRuledOut, type QueryUnderstanding, type SearchItem } from './search.js';
@@ -104,6 +105,16 @@ export function proteinAnswers(k: Knowledge, asked: Protein | null, item: Protei
   return asked === item || (asked === k.cues.proteinKinds.get(asked) && k.cues.proteinKinds.get(item) === asked);
 }
 
+/**
+ * A word naming a kind of protein by the kind's own name ("seafood": lexicon/proteins.tsv) is held by an item of a
+ * protein of that kind, as a prawn or a fish dish holds it in all but the word.
+ */
+function namesProteinOfKind(k: Knowledge, word: string, item: SearchItem): boolean {
+  if (item.protein === null) return false;
+  const asked = parseCleanedText(k, word).cues.protein.value;
+  return asked !== null && asked === k.cues.proteinKinds.get(asked) && proteinAnswers(k, asked, item.protein);
+}
+
 /** The evidence of one (query, item) pair, each reading made once for every feature that uses it. */
 export function pairEvidence(k: Knowledge, q: QueryUnderstanding, item: SearchItem, cosine: number): PairEvidence {
   const servingOnly = q.serving !== null && q.terms.length === 0 && q.tags.length === 0 && !q.course && !q.cuisine;
@@ -113,7 +124,7 @@ export function pairEvidence(k: Knowledge, q: QueryUnderstanding, item: SearchIt
   const proteinAsked = proteinAnswers(k, q.stated.protein, item.protein);
   // "minced mutton" is Mutton Keema, so "Mutton Keema Kaleji" holds the dish the query names: a form of it. A name of
   // the dish that leaves its meat unsaid is not held by an item of another protein (a paneer one, for a mutton dish).
-  const containsWords = q.words.length > 0 && (q.words.every((w) => hasWord(k, item.words, w)) || (!sameDish && !flags.protein_conflict && q.dishNames.some((names) => holdsAll(k, item.words, names))));
+  const containsWords = q.words.length > 0 && (q.words.every((w) => hasWord(k, item.words, w) || namesProteinOfKind(k, w, item)) || (!sameDish && !flags.protein_conflict && q.dishNames.some((names) => holdsAll(k, item.words, names))));
   const containsTerms = !containsWords && q.terms.length > 0 && (q.anyOf ? q.terms.some((w) => hasWord(k, item.words, w)) : q.terms.every((w) => hasWord(k, item.words, w)));
   const tagHits = q.tags.filter((t) => item.tags.has(t)).length;
   return {
