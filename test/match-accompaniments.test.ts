@@ -1,7 +1,7 @@
 import t from 'tap';
 import { compoundAlike as compoundAlikeIn, judgePairs as judgePairsIn, readCosineCalibration, readMatchGates, withoutAccompaniments as withoutAccompanimentsIn } from '../src/core/match.js';
 import { describeDifference, variantDifference as variantDifferenceIn } from '../src/core/variants.js';
-import { spelledAlike as spelledAlikeIn } from '../src/core/defining-words.js';
+import { spelledAlike as spelledAlikeIn, swappedDefiningWords as swappedIn } from '../src/core/defining-words.js';
 import { brandsDiffer, brandsOf as brandsOfIn } from '../src/core/knowledge/brands.js';
 import { sameDishKey as sameDishKeyIn } from '../src/core/knowledge/equivalents.js';
 import { loadKnowledge } from '../src/core/knowledge/index.js';
@@ -18,6 +18,7 @@ const judgePairs = (pairs: readonly (readonly [string, string])[], cosines: numb
   judgePairsIn(knowledge, pairs.map(([a, b]) => [read(a), read(b)] as const), cosines, threshold, precision);
 const variantDifference = (a: string, b: string) => variantDifferenceIn(read(a), read(b));
 const spelledAlike = (a: string, b: string) => spelledAlikeIn(knowledge, dishWords(knowledge, a), dishWords(knowledge, b));
+const swapped = (a: string, b: string) => swappedIn(knowledge, dishWords(knowledge, a), dishWords(knowledge, b));
 const compoundAlike = (a: string, b: string) => compoundAlikeIn(dishWords(knowledge, a), dishWords(knowledge, b));
 const brandsOf = (text: string) => brandsOfIn(knowledge.brands, text);
 const sameDishKey = (key: string) => sameDishKeyIn(knowledge.equivalents, key);
@@ -115,6 +116,20 @@ t.test('spelledAlike: two names that differ only by a misspelling are one name; 
     ['Magdal Laddoo', 'Magaj Laddoo'],
   ];
   for (const [a, b] of apart) t.notOk(spelledAlike(a, b), `${a} / ${b}`);
+});
+
+t.test('swappedDefiningWords: one dish word in the place of another makes two dishes; a spelling, a serving or a participle does not', async (t) => {
+  t.same(swapped('Malai Kofta', 'Malai Korma'), ['kofta', 'korma'], 'two known dish words');
+  t.same(swapped('Paneer Keema', 'Paneer Kebab'), ['keema', 'kebab']);
+  t.equal(swapped('Paneer Tikka', 'Paneer Tika'), null, 'a misspelling pairs with its word');
+  t.equal(swapped('Stuffed Kulcha', 'Stuff Kulcha'), null, 'a participle is its word');
+  t.equal(swapped('Dal Soup Bowl', 'Dal Soup Cup'), null, 'what it is served in says nothing of the dish');
+  t.equal(swapped('Chicken Dim Sum', 'Chicken Momo'), null, 'the names a menu uses for one food');
+  t.equal(swapped('Cheese Burger', 'Cheese Spicy Burger'), null, 'an added word is not a swap');
+  t.equal(swapped('Zorba Paneer Wrap', 'Kripton Paneer Wrap'), null, 'unknown words are left to the models');
+  // Through /match's judge: the swap is a knowledge-base difference, whatever the cosine.
+  const [verdict] = await judgePairs([['Malai Kofta', 'Malai Korma']], [0.9], 0.85);
+  t.equal(verdict!.match, false, 'two dishes, though their cosine passes the threshold');
 });
 
 t.test('brands: two names of two brands are two items, one brand under its several names is not', async (t) => {

@@ -30,6 +30,9 @@ export interface DefiningWordLexicon {
   readonly cuisineNames: ReadonlySet<string>;
   /** What an item is packed in (lexicon/variant_words.tsv packed_in): no difference on one side or swapped. */
   readonly packedIn: ReadonlySet<string>;
+  /** Words that say how an item is served, not what it is: one-word serving sizes and groups (serving_words.tsv group
+   * and single: Solo, Family, Bucket) and what it is served in (cleaning_words.tsv vessel and container: Bowl, Cup). */
+  readonly served: ReadonlySet<string>;
   readonly spelling: SpellingConventions;
 }
 
@@ -70,7 +73,8 @@ export function loadDefiningWords(dir: string, k: Knowledge, lookup: DishLookup 
   for (const w of lookup.optionalWords) defining.delete(k.singular(w));
   for (const w of [...k.words.sameItemWords, ...k.words.packedInWords]) defining.delete(w);
   const cuisineNames = new Set([...CUISINE_LABELS.map((c) => c.toLowerCase()), ...k.words.cuisineQueries.map(([name]) => name)].filter((n) => !n.includes(' ')));
-  return { defining, known, spellingVariants: lookup.spellingVariants, cuisineNames, packedIn: k.words.packedInWords, spelling: k.words.spelling };
+  const served = new Set([...k.words.serving.group, ...k.words.serving.single, ...k.words.cleaning.vessel, ...k.words.cleaning.container].filter((w) => !w.includes(' ')));
+  return { defining, known, spellingVariants: lookup.spellingVariants, cuisineNames, packedIn: k.words.packedInWords, served, spelling: k.words.spelling };
 }
 
 /** cheese / cheesy, spice / spicy, cream / creamy: the noun and its -y adjective name the same thing on a menu. */
@@ -174,6 +178,30 @@ export function wordDifference(k: Knowledge, wa: readonly string[], wb: readonly
   }
   if (restA.length > 0 && restB.length > 0) return restA[0]!;
   return restA.find(isDefining) ?? restB.find(isDefining) ?? null;
+}
+
+/** steamed → steam, grilled → grill: a form word and its participle are one word ("Steam Momo" / "Steamed Momos"). */
+export function foldParticiple(word: string): string {
+  return word.length > 5 && word.endsWith('ed') ? word.slice(0, -2) : word;
+}
+
+/**
+ * Two names that each put one dish-defining word where the other has another ("Malai Kofta" / "Malai Korma"): two
+ * dishes by the knowledge base's words, whatever else their names share. Misspellings, participles, the names a menu
+ * uses for one food, packaging and the words that say how it is served are set aside first. Null unless exactly one
+ * word on each side is left and both are defining (a brand or a house name is left to the models).
+ */
+export function swappedDefiningWords(k: Knowledge, wa: readonly string[], wb: readonly string[]): readonly [string, string] | null {
+  const lex = k.definingWords;
+  if (wa.join('') === wb.join('')) return null;
+  [wa, wb] = foldSharedEquivalents(k.equivalents, wa.map(foldParticiple), wb.map(foldParticiple));
+  const [onlyA, onlyB] = differingWords(wa, wb);
+  const [pairedA, pairedB] = unpaired(onlyA, onlyB, (w, o) => isSpellingOf(w, o, lex) || sameFoodWords(k.equivalents, w, o));
+  const restA = pairedA.filter((w) => !lex.packedIn.has(w) && !lex.served.has(w));
+  const restB = pairedB.filter((w) => !lex.packedIn.has(w) && !lex.served.has(w));
+  if (restA.length !== 1 || restB.length !== 1) return null;
+  const [a, b] = [restA[0]!, restB[0]!];
+  return lex.defining.has(a) && lex.defining.has(b) ? [a, b] : null;
 }
 
 /**

@@ -7,7 +7,7 @@ import { dishWords } from './dish-words.js';
 import { editDistance } from './text/edit-distance.js';
 import { sameDishKey } from './knowledge/equivalents.js';
 import { CONFIDENT_DISH_SCORE } from './knowledge/lookup.js';
-import { spelledAlike } from './defining-words.js';
+import { spelledAlike, swappedDefiningWords } from './defining-words.js';
 import { brandsDiffer, brandsOf } from './knowledge/brands.js';
 import { readFittedFile } from './fitted-file.js';
 import { join } from 'node:path';
@@ -324,6 +324,12 @@ export async function judgePairs(
 /** What the knowledge base reads off each pair before any model: whether the pair reaches the precision stage
  * (`gated`), its diet and protein conflicts, and its identity ('same' dish, 'different' items, or null: it cannot
  * tell). scripts/fit-match-gates.mjs measures on the development pairs how often each identity is right. */
+/** Each English rendering has a dish-defining word the other lacks (swappedDefiningWords): two dishes. */
+function definingSwap(k: Knowledge, a: Rendering, b: Rendering): Apart | null {
+  const words = swappedDefiningWords(k, a.dishKeyWords, b.dishKeyWords);
+  return words === null ? null : { kind: 'swap', words };
+}
+
 export function knowledgeReadings(k: Knowledge, pairs: readonly (readonly [MenuText, MenuText])[], cosines: readonly number[]) {
   const profiles = pairs.map(([a, b]) => [a.profile, b.profile] as const);
   // Dedup and suggest judge many pairs over few texts: each text is rendered once.
@@ -343,7 +349,7 @@ export function knowledgeReadings(k: Knowledge, pairs: readonly (readonly [MenuT
     const known = sameWords[i] ? 'same' : dishIdentity(pa, pb);
     const apart: Apart | null = sameWords[i] ? null
       : brandsDiffer(rendered[i]![0].brands, rendered[i]![1].brands) ? { kind: 'brand' }
-      : coursesApart(pa, pb) ? { kind: 'course' } : variantDifference(ta, tb);
+      : coursesApart(pa, pb) ? { kind: 'course' } : variantDifference(ta, tb) ?? definingSwap(k, rendered[i]![0], rendered[i]![1]);
     return known === 'same' && !madeAnother(k, pa, pb, apart) ? 'same' : apart !== null ? 'different' : known;
   });
   return { profiles, rendered, gated, flags, identities };

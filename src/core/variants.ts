@@ -3,6 +3,7 @@ import { readList, readTsv } from './knowledge/tsv.js';
 import { HARD_NEGATIVES_HEADER } from './knowledge/dishes.js';
 import { categoryOf } from './knowledge/cues.js';
 import { differingWords, dishWords } from './dish-words.js';
+import { foldParticiple } from './defining-words.js';
 import { akinWords } from './knowledge/equivalents.js';
 import { literalAlternatives, type WordLexicons } from './knowledge/words.js';
 import type { Knowledge } from './knowledge/index.js';
@@ -29,10 +30,6 @@ import type { MenuText } from './menu-text.js';
 
 const SWAP_KINDS = new Set(['style', 'form', 'variant', 'brand']);
 
-/** steamed → steam, grilled → grill: a form word and its participle are one word here ("Steam Momo" / "Steamed Momos"). */
-function foldParticiple(word: string): string {
-  return word.length > 5 && word.endsWith('ed') ? word.slice(0, -2) : word;
-}
 
 function wordsOf(k: Knowledge, text: string): string[] {
   return dishWords(k, text).map(foldParticiple);
