@@ -73,6 +73,18 @@ t.test('rankSearch: a protein kind named by its own name is held by the dishes o
   t.same(got.filter((r) => !r.is_fallback).map((r) => menu[r.index]).sort(), ['Fish Tikka', 'Prawn Fried Rice'], 'the prawn and the fish dish pass the gates; the chicken one does not');
 });
 
+t.test('understandQuery: a food the query says it is without is no word to hold, and an item named with it is left out', async (t) => {
+  const q = understand('pizza without onion');
+  t.same(q.without, ['onion'], 'the onion is ruled out');
+  t.same(q.words, ['pizza'], 'the pizza is what is asked for');
+  t.same(understand('sandwich with no cheese and no mayo').without, ['cheese', 'mayo'], 'each negated food');
+  t.same(understand('no chicken burger').without, [], 'a meat ruled out is the diet, read elsewhere');
+  const menu = ['Onion Pizza', 'Margherita Pizza', 'Veg Pizza No Onion No Garlic', 'Onion Rings'];
+  const got = rankSearch(q, menu.map(item), [0.8, 0.7, 0.65, 0.5], 10).results.map((r) => menu[r.index]);
+  t.notOk(got.includes('Onion Pizza'), 'the onion pizza is not offered, however close');
+  t.ok(got.includes('Margherita Pizza') && got.includes('Veg Pizza No Onion No Garlic'), 'a pizza without it is, one that says so too');
+});
+
 t.test('understandQuery: the words a query asks an item to hold', async (t) => {
   // Hinglish "wala/wali" ("the one with") names no dish: an item must not hold it to contain the query.
   t.same(understand('chicken wala sandwich').words, ['chicken', 'sandwich']);

@@ -91,6 +91,10 @@ export interface QueryUnderstanding {
   /** The content words with each phrase of a search-equivalents group as the group's token ("dumplings" stands for
    * momo and dim sum too): what an item must hold to contain the query. */
   readonly terms: readonly string[];
+  /** Food words the query says it is without ("pizza without onion", "coffee without milk", "pyaz nahi"), no need of
+   * concepts.tsv nor a meat or egg: an item whose name holds one (and does not itself say it is without) is not what
+   * was asked for. */
+  readonly without: readonly string[];
   /** The query lists two things it would take either of ("wraps and rolls", "momos or noodles"): an item holding one
    * of its terms contains it. */
   readonly anyOf: boolean;
@@ -266,6 +270,37 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
     if (next === 'non' && words[i + 2] === 'veg') covered.add(i + 2);
     negatedMeat = true;
   });
+  // "pizza without onion", "coffee without milk", "pyaz nahi": a food word a negator turns round, past filler words, that
+  // no concept, meat or egg above took, with any word "and"/"or" joins to it. It is no word an item must hold, and an
+  // item named with it is left out (gateSearch). Inside a name a menu uses ("no onion no garlic" is Jain food) the
+  // words stay the name's, and are still what the query is without.
+  const without: string[] = [];
+  const takeFrom = (j: number): void => {
+    while (j < words.length && !covered.has(j) && !queryFiller.has(words[j]!) && !queryNegators.has(words[j]!)) {
+      without.push(singular(words[j]!));
+      if (!named.has(j)) covered.add(j);
+      const joined = eitherWords.has(words[j + 1] ?? '') || words[j + 1] === 'and';
+      if (!joined && !(named.has(j) && named.has(j + 1))) break;
+      if (joined && !named.has(j + 1)) covered.add(j + 1);
+      j += joined ? 2 : 1;
+    }
+  };
+  words.forEach((w, i) => {
+    if (covered.has(i)) return;
+    if (queryNegators.has(w) && w !== 'non') {
+      let j = i + 1;
+      while (j < words.length && queryFiller.has(words[j]!) && !covered.has(j) && !queryNegators.has(words[j]!)) j++;
+      const before = without.length;
+      takeFrom(j);
+      if (without.length > before) for (let b = i; b < j; b++) if (!named.has(b)) covered.add(b);
+    } else if (queryNegatorsAfter.has(w)) {
+      let j = i - 1;
+      while (j >= 0 && queryFiller.has(words[j]!) && !covered.has(j)) j--;
+      if (j < 0 || covered.has(j) || queryFiller.has(words[j]!)) return;
+      without.push(singular(words[j]!));
+      for (let b = j; b <= i; b++) if (!named.has(b)) covered.add(b);
+    }
+  });
   // "veg rolls", "non veg burgers": a diet word before a plural kind of dish asks for every item of that kind and diet
   // (the paneer and aloo rolls too), not for the dish named "Veg Roll".
   const markerWords = new Set(profile.markers.markerWords);
@@ -351,7 +386,7 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
   const joiner = words.findIndex((w) => eitherWords.has(w));
   // A dish named with "and" ("mac and cheese", "salt and pepper prawns") is one thing.
   const anyOf = profile.dishHow !== 'exact' && spelled.length === 2 && joiner > 0 && words[joiner - 1] === spelled[0] && words[joiner + 1] === spelled[1];
-  return { query, text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spelled, terms: equivalenceTerms(k.equivalents, spelled), anyOf, serving, dietStated, dishNames, pairWith: null, meal: forMeal && !course, kindWords: kindOfDiet || words.filter((w) => !queryFiller.has(w)).length === 1 ? [...kindWords] : [] };
+  return { query, text: cleanedQuery, tags: [...tags], avoid: [...avoid], course, cuisine, abstractness, profile, stated, words: spelled, terms: equivalenceTerms(k.equivalents, spelled), without, anyOf, serving, dietStated, dishNames, pairWith: null, meal: forMeal && !course, kindWords: kindOfDiet || words.filter((w) => !queryFiller.has(w)).length === 1 ? [...kindWords] : [] };
 }
 
 /** The query's profile, or its singular's when only that names a dish exactly ("steamed rice cakes" is Idli, as
@@ -379,7 +414,7 @@ function pairingQuery(query: MenuText, targetText: string): QueryUnderstanding {
   const candidates = dish ? [dish] : (lookup.dishesByToken.get(head) ?? []).map((id) => book.dishes[id]!);
   const neutral: ItemProfile = { ...of, dish: null, dishHow: null, dishScore: 0, diet: 'unknown', protein: null, eggByRecipeOnly: false };
   return {
-    query, text: query.text, tags: [], avoid: [], course: null, cuisine: null, abstractness: 1, profile: neutral, stated: neutral, words: [], terms: [], anyOf: false, dietStated: false,
+    query, text: query.text, tags: [], avoid: [], course: null, cuisine: null, abstractness: 1, profile: neutral, stated: neutral, words: [], terms: [], without: [], anyOf: false, dietStated: false,
     serving: null, dishNames: [], meal: false, kindWords: [],
     // "biryani" alone names no one dish, but nearly every dish named so is a rice dish: nothing offers bread with it.
     pairWith: { course: dish?.course ?? of.course, cuisine: dish?.cuisine ?? of.cuisine, rice: candidates.length > 0 && candidates.filter((d) => d.tags.includes('rice')).length >= 0.8 * candidates.length },
@@ -617,9 +652,18 @@ export function rankSearch(k: Knowledge, ranker: SearchRanker, q: QueryUnderstan
   return gateSearch(k, q, items, scored, q.pairWith ? PAIRING_GATES : ranker, ranker.fallback, topK);
 }
 
+/** The item's name holds a food word the query says it is without, and does not itself say it is without something
+ * ("Dal Tadka No Onion No Garlic" holds "onion" and still answers a query without onion). */
+function holdsRuledOut(k: Knowledge, q: QueryUnderstanding, item: SearchItem): boolean {
+  if (q.without.length === 0 || !q.without.some((w) => hasWord(k, item.words, w))) return false;
+  return !item.text.toLowerCase().split(/[^\p{L}]+/u).some((w) => k.words.queryNegators.has(w) && w !== 'non');
+}
+
 /** The results the gates let through (relevance ≥ floor, within band of the best), best first; else the fallback. */
 export function gateSearch(k: Knowledge, q: QueryUnderstanding, items: readonly SearchItem[], scored: readonly SearchCandidate[], gates: { readonly floor: number; readonly band: number }, rule: FallbackRule, topK: number): SearchOutcome {
-  const allowed = q.dietStated ? scored.filter((c) => !contradictsStatedDiet(k, q, items[c.index]!)) : scored;
+  const allowed = q.dietStated || q.without.length > 0
+    ? scored.filter((c) => !(q.dietStated && contradictsStatedDiet(k, q, items[c.index]!)) && !holdsRuledOut(k, q, items[c.index]!))
+    : scored;
   const best = allowed.reduce((m, c) => Math.max(m, c.relevance), 0);
   const passed = allowed
     .filter((c) => c.relevance >= gates.floor && c.relevance >= best - gates.band)
@@ -717,7 +761,7 @@ function fallback(k: Knowledge, q: QueryUnderstanding, items: readonly SearchIte
     .filter((c) => courseGroup(items[c.index]!.course) === wanted && cuisineOk(items[c.index]!) && near(c))
     .filter((c) => !conflicts(k, q.stated, items[c.index]!).dietary_conflict)
     // "not spicy" embeds close to the spicy dishes: the closest thing is never what the query ruled out.
-    .filter((c) => !q.avoid.some((t) => items[c.index]!.tags.has(t)))
+    .filter((c) => !q.avoid.some((t) => items[c.index]!.tags.has(t)) && !holdsRuledOut(k, q, items[c.index]!))
     .sort((a, b) => closeness(b) - closeness(a) || a.index - b.index);
   // Only the near-best of the category: a fallback is "the closest thing we have", not a list of the category.
   const bestCos = eligible[0]?.cosine ?? 0;
