@@ -31,7 +31,7 @@ const ALLOWED: Readonly<Record<string, { readonly entries: number; readonly why:
   'knowledge/dishes.ts:CUISINES_HEADER': { entries: 4, why: 'the columns of lexicon/cuisines.tsv' },
   'knowledge/dishes.ts:COURSES': { entries: 5, why: 'the course enum' },
   'knowledge/dishes.ts:PROTEINS': { entries: 18, why: 'the protein enum' },
-  'knowledge/dishes.ts:TAGS': { entries: 29, why: 'the tag enum' },
+  'knowledge/dishes.ts:TAGS': { entries: 30, why: 'the tag enum (fasting added for vrat food)' },
   'knowledge/dishes.ts:DISH_HEADER': { entries: 7, why: 'the columns of a dish file' },
   'knowledge/dishes.ts:HARD_NEGATIVES_HEADER': { entries: 4, why: 'the columns of hard_negatives.tsv' },
   'knowledge/cues.ts:DIET_CLASSES': { entries: 9, why: 'the diet classes of diet.tsv' },

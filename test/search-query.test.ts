@@ -85,6 +85,14 @@ t.test('understandQuery: a food the query says it is without is no word to hold,
   t.ok(got.includes('Margherita Pizza') && got.includes('Veg Pizza No Onion No Garlic'), 'a pizza without it is, one that says so too');
 });
 
+t.test('rankSearch: a query for fasting food finds what a menu makes for the fast, by its dishes and its words', async (t) => {
+  t.same(understand('vrat wala khana').tags, ['fasting'], 'vrat asks for fasting food');
+  const menu = ['Sabudana Khichdi Bowl', 'Kuttu Ki Puri with Aloo', 'Dal Makhani Rice Bowl', 'Farali Pattice'];
+  const got = rankSearch(understand('vrat wala khana'), menu.map(item), [0.3, 0.3, 0.45, 0.25], 10).results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);
+  t.notOk(got.includes('Dal Makhani Rice Bowl'), 'not the closest name that is no food for the fast');
+  t.ok(['Sabudana Khichdi Bowl', 'Kuttu Ki Puri with Aloo', 'Farali Pattice'].every((m) => got.includes(m)), 'the dishes for the fast, and a name that says it is one');
+});
+
 t.test('understandQuery: the words a query asks an item to hold', async (t) => {
   // Hinglish "wala/wali" ("the one with") names no dish: an item must not hold it to contain the query.
   t.same(understand('chicken wala sandwich').words, ['chicken', 'sandwich']);

@@ -72,7 +72,7 @@ export type Protein = (typeof PROTEINS)[number];
 export const TAGS = [
   'sweet', 'spicy', 'healthy', 'light', 'fried', 'breakfast', 'kids', 'hot_drink', 'cold_drink', 'filling', 'snack',
   'street_food', 'grilled', 'creamy', 'tangy', 'vegan', 'high_protein', 'caffeinated', 'soup', 'salad', 'rice',
-  'noodles', 'baked', 'fruity', 'nutty', 'chocolate', 'cheesy', 'mocktail', 'fizzy',
+  'noodles', 'baked', 'fruity', 'nutty', 'chocolate', 'cheesy', 'mocktail', 'fizzy', 'fasting',
 ] as const;
 export type Tag = (typeof TAGS)[number];
 
