@@ -79,6 +79,7 @@ t.test('understandQuery: a food the query says it is without is no word to hold,
   t.same(q.words, ['pizza'], 'the pizza is what is asked for');
   t.same(understand('sandwich with no cheese and no mayo').without, ['cheese', 'mayo'], 'each negated food');
   t.same(understand('no chicken burger').without, [], 'a meat ruled out is the diet, read elsewhere');
+  t.same(understand('no 1 biryani').without, [], 'a number after "no" is no food');
   const menu = ['Onion Pizza', 'Margherita Pizza', 'Veg Pizza No Onion No Garlic', 'Onion Rings'];
   const got = rankSearch(q, menu.map(item), [0.8, 0.7, 0.65, 0.5], 10).results.map((r) => menu[r.index]);
   t.notOk(got.includes('Onion Pizza'), 'the onion pizza is not offered, however close');

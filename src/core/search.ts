@@ -276,7 +276,7 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
   // words stay the name's, and are still what the query is without.
   const without: string[] = [];
   const takeFrom = (j: number): void => {
-    while (j < words.length && !covered.has(j) && !queryFiller.has(words[j]!) && !queryNegators.has(words[j]!)) {
+    while (j < words.length && !covered.has(j) && !queryFiller.has(words[j]!) && !queryNegators.has(words[j]!) && !/^\d+$/.test(words[j]!)) {
       without.push(singular(words[j]!));
       if (!named.has(j)) covered.add(j);
       const joined = eitherWords.has(words[j + 1] ?? '') || words[j + 1] === 'and';
@@ -296,7 +296,7 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
     } else if (queryNegatorsAfter.has(w)) {
       let j = i - 1;
       while (j >= 0 && queryFiller.has(words[j]!) && !covered.has(j)) j--;
-      if (j < 0 || covered.has(j) || queryFiller.has(words[j]!)) return;
+      if (j < 0 || covered.has(j) || queryFiller.has(words[j]!) || /^\d+$/.test(words[j]!)) return;
       without.push(singular(words[j]!));
       for (let b = j; b <= i; b++) if (!named.has(b)) covered.add(b);
     }
