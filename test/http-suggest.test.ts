@@ -137,6 +137,11 @@ t.test('/suggest through HTTP', async (t) => {
     const offered = (paratha.body.suggestions as Suggestion[]).map((s) => s.item);
     t.ok(offered.length > 0, 'the cart still gets suggestions');
     t.notOk(offered.includes('Garlic Lachha Paratha'), 'the garlic variant of the cart\'s paratha is not offered');
+    // Neither name sure of its dish, both read as one: another flavour of the cart's own roll is not an upsell either.
+    const rolls = await suggest({ cart: ['Jalapeno Paneer Roll'], menu: [...MENU, 'Jalapeno Paneer Roll', 'Achari Paneer Roll'], top_k: 20 });
+    const rollOffers = (rolls.body.suggestions as Suggestion[]).map((s) => s.item);
+    t.ok(rollOffers.length > 0, 'the cart still gets suggestions');
+    t.notOk(rollOffers.includes('Achari Paneer Roll'), 'the other flavour of the cart\'s roll is not offered');
   });
 
   t.test('a menu listing one dish twice yields it once', async (t) => {

@@ -4,7 +4,6 @@ import type { MenuText } from './menu-text.js';
 import { COURSES, cuisineAffinity, type Course, type Cuisine, type CuisineTable, type Knowledge } from './knowledge/index.js';
 import { literalAlternatives } from './knowledge/words.js';
 import { DEFAULT_COSINE_THRESHOLD, judgePairs, type PairPrecision } from './match.js';
-import { CONFIDENT_DISH_SCORE } from './knowledge/lookup.js';
 import { judgeNonFood } from './nonfood.js';
 import type { Services } from './services.js';
 import type { RemovedNoise } from './text/clean.js';
@@ -230,15 +229,16 @@ export function suggestCategory(
 
 
 /**
- * True when two profiled items are the same dish by name or by the knowledge base (no embedding needed). One side
- * resolved confidently is enough: "Garlic Lachha Paratha" (read as Laccha Paratha by its contained words) is another
- * item to /match, but offering it beside the cart's Lachha Paratha is offering the cart its own bread again.
+ * True when two profiled items are the same dish by name or by the knowledge base (no embedding needed), however
+ * sure the resolutions: "Garlic Lachha Paratha" (read as Laccha Paratha by its contained words) is another item to
+ * /match, and so is a second flavour of a roll the knowledge base knows, but offering either beside the cart's
+ * is offering the cart its own dish again.
  */
 function sameByName(a: ItemFacts, b: ItemFacts): boolean {
   if (a.key === b.key) return true;
   const da = a.profile.dish;
   const db = b.profile.dish;
-  return da !== null && db !== null && da.id === db.id && Math.max(a.profile.dishScore, b.profile.dishScore) >= CONFIDENT_DISH_SCORE;
+  return da !== null && db !== null && da.id === db.id;
 }
 
 /**
