@@ -282,7 +282,8 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
       const joined = eitherWords.has(words[j + 1] ?? '') || words[j + 1] === 'and';
       if (!joined && !(named.has(j) && named.has(j + 1))) break;
       if (joined && !named.has(j + 1)) covered.add(j + 1);
-      j += joined ? 2 : 1;
+      if (joined) j++;
+      j++;
     }
   };
   words.forEach((w, i) => {
