@@ -469,7 +469,7 @@ function spellingOf(words: readonly string[], profile: ItemProfile): readonly st
 }
 
 /**
- * The query only says what it does not want ("not sweet", "no onion garlic"): it rules tags out and asks for no dish
+ * The query only says what it does not want ("not sweet", "teekha nahi"): it rules tags out and asks for no dish
  * word, tag, course, cuisine or serving.
  */
 export function rulesOutOnly(q: QueryUnderstanding): boolean {
