@@ -146,17 +146,13 @@ export function wordDifference(k: Knowledge, wa: readonly string[], wb: readonly
   if (negation !== null) return negation;
   // The course of a name is read from its own words, not from the group tokens that stand for them.
   const [namedA, namedB] = [wa, wb];
-  [wa, wb] = foldSharedEquivalents(k.equivalents, wa, wb);
-  const [onlyA, onlyB] = differingWords(wa, wb);
-  const [pairedA, pairedB] = unpaired(onlyA, onlyB, (w, o) =>
-    isSpellingOf(w, o, lex) || sameFoodWords(k.equivalents, w, o) || (synonyms && (isCompoundPart(w, o, lex.spelling) || isCompoundPart(o, w, lex.spelling) || isSameProtein(k, w, o))));
-  // What the item is packed in differs in no role, swapped too: one drink in a can or in a bottle is one drink.
-  const restA = pairedA.filter((w) => !lex.packedIn.has(w));
-  const restB = pairedB.filter((w) => !lex.packedIn.has(w));
+  const { folded, onlyA, restA, restB } = unmatchedWords(k, wa, wb, synonyms
+    ? (w, o) => isCompoundPart(w, o, lex.spelling) || isCompoundPart(o, w, lex.spelling) || isSameProtein(k, w, o)
+    : null);
   if (restA.length === 0 && restB.length === 0) return null;
   const isDefining = (w: string): boolean => /^\d+$/.test(w) || lex.defining.has(w);
   if (synonyms) {
-    const shared = onlyA.length < wa.length;
+    const shared = onlyA.length < folded.length;
     if (!shared) return null;
     if (restA.length > 0 && restB.length > 0) return restA.find(isDefining) ?? restB.find(isDefining) ?? null;
     // One name is the other plus words: a fuller form when the words say what the dish is ("Cappuccino Coffee") or
@@ -180,6 +176,20 @@ export function wordDifference(k: Knowledge, wa: readonly string[], wb: readonly
   return restA.find(isDefining) ?? restB.find(isDefining) ?? null;
 }
 
+/**
+ * What the guard and the swap read of two names: the words each alone has once the names menus use for one food are
+ * folded (`folded`: the first name so), misspellings, names of one food and what `alsoPairs` pairs are paired with
+ * the other side's word, and packaging is set aside (one drink in a can or in a bottle is one drink, on one side or
+ * swapped).
+ */
+function unmatchedWords(k: Knowledge, wa: readonly string[], wb: readonly string[], alsoPairs: ((w: string, o: string) => boolean) | null) {
+  const lex = k.definingWords;
+  const [folded, foldedB] = foldSharedEquivalents(k.equivalents, wa, wb);
+  const [onlyA, onlyB] = differingWords(folded, foldedB);
+  const [pairedA, pairedB] = unpaired(onlyA, onlyB, (w, o) => isSpellingOf(w, o, lex) || sameFoodWords(k.equivalents, w, o) || (alsoPairs?.(w, o) ?? false));
+  return { folded, onlyA, restA: pairedA.filter((w) => !lex.packedIn.has(w)), restB: pairedB.filter((w) => !lex.packedIn.has(w)) };
+}
+
 /** steamed → steam, grilled → grill: a form word and its participle are one word ("Steam Momo" / "Steamed Momos"). */
 export function foldParticiple(word: string): string {
   return word.length > 5 && word.endsWith('ed') ? word.slice(0, -2) : word;
@@ -194,11 +204,9 @@ export function foldParticiple(word: string): string {
 export function swappedDefiningWords(k: Knowledge, wa: readonly string[], wb: readonly string[]): readonly [string, string] | null {
   const lex = k.definingWords;
   if (wa.join('') === wb.join('')) return null;
-  [wa, wb] = foldSharedEquivalents(k.equivalents, wa.map(foldParticiple), wb.map(foldParticiple));
-  const [onlyA, onlyB] = differingWords(wa, wb);
-  const [pairedA, pairedB] = unpaired(onlyA, onlyB, (w, o) => isSpellingOf(w, o, lex) || sameFoodWords(k.equivalents, w, o));
-  const restA = pairedA.filter((w) => !lex.packedIn.has(w) && !lex.served.has(w));
-  const restB = pairedB.filter((w) => !lex.packedIn.has(w) && !lex.served.has(w));
+  const unmatched = unmatchedWords(k, wa.map(foldParticiple), wb.map(foldParticiple), null);
+  const restA = unmatched.restA.filter((w) => !lex.served.has(w));
+  const restB = unmatched.restB.filter((w) => !lex.served.has(w));
   if (restA.length !== 1 || restB.length !== 1) return null;
   const [a, b] = [restA[0]!, restB[0]!];
   return lex.defining.has(a) && lex.defining.has(b) ? [a, b] : null;

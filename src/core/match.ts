@@ -321,15 +321,15 @@ export async function judgePairs(
   });
 }
 
-/** What the knowledge base reads off each pair before any model: whether the pair reaches the precision stage
- * (`gated`), its diet and protein conflicts, and its identity ('same' dish, 'different' items, or null: it cannot
- * tell). scripts/fit-match-gates.mjs measures on the development pairs how often each identity is right. */
 /** Each English rendering has a dish-defining word the other lacks (swappedDefiningWords): two dishes. */
 function definingSwap(k: Knowledge, a: Rendering, b: Rendering): Apart | null {
   const words = swappedDefiningWords(k, a.dishKeyWords, b.dishKeyWords);
   return words === null ? null : { kind: 'swap', words };
 }
 
+/** What the knowledge base reads off each pair before any model: whether the pair reaches the precision stage
+ * (`gated`), its diet and protein conflicts, and its identity ('same' dish, 'different' items, or null: it cannot
+ * tell). scripts/fit-match-gates.mjs measures on the development pairs how often each identity is right. */
 export function knowledgeReadings(k: Knowledge, pairs: readonly (readonly [MenuText, MenuText])[], cosines: readonly number[]) {
   const profiles = pairs.map(([a, b]) => [a.profile, b.profile] as const);
   // Dedup and suggest judge many pairs over few texts: each text is rendered once.

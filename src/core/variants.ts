@@ -30,7 +30,6 @@ import type { MenuText } from './menu-text.js';
 
 const SWAP_KINDS = new Set(['style', 'form', 'variant', 'brand']);
 
-
 function wordsOf(k: Knowledge, text: string): string[] {
   return dishWords(k, text).map(foldParticiple);
 }
