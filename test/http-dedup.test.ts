@@ -294,6 +294,14 @@ t.test('dish-defining word guard', async (t) => {
   for (const [a, b] of same) t.equal(definingWordDifference(a, b), null, `${a} / ${b}`);
   // A swapped word that is not packaging still makes two items, beside packaging too.
   t.equal(definingWordDifference('Mango Juice Can', 'Guava Juice Bottle'), 'mango', 'the flavour still differs');
+  // One food word in two languages (translations.tsv relation same) is one word; a regional dish the row renders by
+  // its kind (relation kind) is another item than the kind itself.
+  for (const [a, b] of [['Macchi Fry', 'Fish Fry'], ['Andhra Kodi Kura', 'Andhra Chicken Curry'], ['Croissant au Fromage', 'Cheese Croissant']] as const) {
+    t.equal(definingWordDifference(a, b), null, `${a} / ${b}: one dish in two languages`);
+  }
+  for (const [a, b] of [['Chicken Pulusu', 'Chicken Curry'], ['Mutton Rassa', 'Mutton Curry']] as const) {
+    t.not(definingWordDifference(a, b), null, `${a} / ${b}: a regional curry beside the plain one`);
+  }
   // A menu's abbreviations (misspellings.tsv, kept in the cleaned name) are folded in the words dedup compares.
   const parsedWords = (s: string) => parseMenuText(knowledge, s).dishWords;
   for (const [a, b] of [['Dbl Egg Roll', 'Double Egg Roll'], ['Tand. Roti', 'Tandoori Roti'], ['Hyd Chicken Curry', 'Hyderabadi Chicken Curry']] as const) {

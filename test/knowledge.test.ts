@@ -17,6 +17,7 @@ import { lookupWords, splitCombo } from '../src/core/knowledge/lookup.js';
 import { WORD_LIST_FILES } from '../src/core/knowledge/words.js';
 import { proteinOf } from '../src/core/knowledge/cues.js';
 import { measureCoverage } from '../src/core/knowledge/coverage.js';
+import { sameWordInEnglish, toEnglishFoodWords } from '../src/core/knowledge/translate.js';
 
 /** The checkout's knowledge, loaded once for this file. */
 const knowledge = loadKnowledge();
@@ -306,6 +307,22 @@ t.test('resolveDish: a vessel that is a party portion of a dish (filler_words.ts
   writeFileSync(fillers, readFileSync(fillers, 'utf8').split('\n').filter((line) => !line.endsWith('\tvessel_portion')).join('\n'));
   const without = loadKnowledge(dir);
   t.not(without.resolveDish('Mutton Bucket Biryani')?.dish.name, 'Mutton Biryani', 'without the row it is no plain Mutton Biryani');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+t.test('translations.tsv: each row says whether its English word is the same food or the kind it is one of', async (t) => {
+  t.ok(sameWordInEnglish(knowledge.translations, 'macchi', 'fish'), 'a same row pairs the word with its English word');
+  t.ok(sameWordInEnglish(knowledge.translations, 'kodi', 'kozhi'), 'two words of one English word pair');
+  t.notOk(sameWordInEnglish(knowledge.translations, 'pulusu', 'curry'), 'a kind row does not');
+  t.notOk(sameWordInEnglish(knowledge.translations, 'chicken', 'chicken'), 'a word no row lists is left to the caller');
+  t.equal(toEnglishFoodWords(knowledge.translations, 'Chicken Pulusu'), 'chicken curry', 'the encoder still reads the kind');
+  const dir = mkdtempSync(join(tmpdir(), 'kb-translations-'));
+  cpSync(KNOWLEDGE_DIR, dir, { recursive: true });
+  const file = join(dir, 'lexicon', 'translations.tsv');
+  writeFileSync(file, readFileSync(file, 'utf8').replace('pulusu\tcurry\tkind', 'pulusu\tcurry\tsame'));
+  t.ok(sameWordInEnglish(loadKnowledge(dir).translations, 'pulusu', 'curry'), 'the relation is read from the file');
+  writeFileSync(file, readFileSync(file, 'utf8').replace('pulusu\tcurry\tsame', 'pulusu\tcurry\thypernym'));
+  t.throws(() => loadKnowledge(dir), /translations\.tsv:\d+: relation "hypernym" is not one of same, kind/, 'an unknown relation names its line');
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -11,6 +11,7 @@ import { soundKey } from './knowledge/transliterate.js';
 import { foldSharedEquivalents, sameFoodWords } from './knowledge/equivalents.js';
 import type { SpellingConventions } from './knowledge/spelling.js';
 import { withoutEnding } from './text/endings.js';
+import { sameWordInEnglish } from './knowledge/translate.js';
 
 /**
  * The dish-defining word guard: whether two names are different dishes by their words alone. Used by /dedup (every
@@ -178,15 +179,15 @@ export function wordDifference(k: Knowledge, wa: readonly string[], wb: readonly
 
 /**
  * What the guard and the swap read of two names: the words each alone has once the names menus use for one food are
- * folded (`folded`: the first name so), misspellings, names of one food and what `alsoPairs` pairs are paired with
- * the other side's word, and packaging is set aside (one drink in a can or in a bottle is one drink, on one side or
+ * folded (`folded`: the first name so), misspellings, names of one food, one food word in two languages (a `same`
+ * translation: Macchi / Fish) and what `alsoPairs` pairs are paired with the other side's word, and packaging is set aside (one drink in a can or in a bottle is one drink, on one side or
  * swapped).
  */
 function unmatchedWords(k: Knowledge, wa: readonly string[], wb: readonly string[], alsoPairs: ((w: string, o: string) => boolean) | null) {
   const lex = k.definingWords;
   const [folded, foldedB] = foldSharedEquivalents(k.equivalents, wa, wb);
   const [onlyA, onlyB] = differingWords(folded, foldedB);
-  const [pairedA, pairedB] = unpaired(onlyA, onlyB, (w, o) => isSpellingOf(w, o, lex) || sameFoodWords(k.equivalents, w, o) || (alsoPairs?.(w, o) ?? false));
+  const [pairedA, pairedB] = unpaired(onlyA, onlyB, (w, o) => isSpellingOf(w, o, lex) || sameFoodWords(k.equivalents, w, o) || sameWordInEnglish(k.translations, w, o) || (alsoPairs?.(w, o) ?? false));
   return { folded, onlyA, restA: pairedA.filter((w) => !lex.packedIn.has(w)), restB: pairedB.filter((w) => !lex.packedIn.has(w)) };
 }
 

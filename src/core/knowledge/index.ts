@@ -15,7 +15,7 @@ import { loadSearchEquivalents } from './equivalents.js';
 import type { SearchEquivalents } from './equivalents.js';
 import { loadBrands } from './brands.js';
 import type { BrandLexicon } from './brands.js';
-import { loadTranslations } from './translate.js';
+import { loadTranslations, TRANSLATIONS_HEADER } from './translate.js';
 import type { TranslationTable } from './translate.js';
 import { loadConcepts } from './concepts.js';
 import type { Concept } from './concepts.js';
@@ -329,7 +329,7 @@ export function validateKnowledge(dir: string = KNOWLEDGE_DIR): KnowledgeReport 
     ['protein.tsv', ['keyword', 'protein', 'note']],
     ['category.tsv', ['keyword', 'course', 'note']],
     ['cuisine_cues.tsv', ['keyword', 'cuisine', 'strength']],
-    ['translations.tsv', ['word', 'english']],
+    ['translations.tsv', [...TRANSLATIONS_HEADER]],
   ];
   try {
     lexicons['search_equivalents.tsv'] = new Set([...knowledge.equivalents.byFirstWord.values()].flat().map((p) => p.token)).size;
