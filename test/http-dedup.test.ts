@@ -299,6 +299,10 @@ t.test('dish-defining word guard', async (t) => {
   for (const [a, b] of [['Macchi Fry', 'Fish Fry'], ['Andhra Kodi Kura', 'Andhra Chicken Curry'], ['Croissant au Fromage', 'Cheese Croissant']] as const) {
     t.equal(definingWordDifference(a, b), null, `${a} / ${b}: one dish in two languages`);
   }
+  // A -y adjective of the same length as its noun, a participle, a possessive's s.
+  for (const [a, b] of [['Cheese Garlic Bread', 'Cheesy Garlic Bread'], ['Stuff Kulcha', 'Stuffed Kulcha'], ["Chef's Paneer Tikka", 'Chef Paneer Tikka']] as const) {
+    t.equal(definingWordDifference(a, b), null, `${a} / ${b}: one name`);
+  }
   for (const [a, b] of [['Chicken Pulusu', 'Chicken Curry'], ['Mutton Rassa', 'Mutton Curry']] as const) {
     t.not(definingWordDifference(a, b), null, `${a} / ${b}: a regional curry beside the plain one`);
   }

@@ -80,7 +80,8 @@ export function loadDefiningWords(dir: string, k: Knowledge, lookup: DishLookup 
 
 /** cheese / cheesy, spice / spicy, cream / creamy: the noun and its -y adjective name the same thing on a menu. */
 function isAdjectiveForm(word: string, other: string, spelling: SpellingConventions): boolean {
-  const [noun, adj] = word.length < other.length ? [word, other] : [other, word];
+  // By the ending, not the length: "cheese" and "cheesy" are both six letters.
+  const [noun, adj] = other.endsWith('y') ? [word, other] : [other, word];
   if (noun.length < spelling.typoMinLetters || !adj.endsWith('y')) return false;
   return adj === `${noun}y` || (noun.endsWith('e') && adj === `${withoutEnding(noun, 'e')}y`);
 }
@@ -179,15 +180,15 @@ export function wordDifference(k: Knowledge, wa: readonly string[], wb: readonly
 
 /**
  * What the guard and the swap read of two names: the words each alone has once the names menus use for one food are
- * folded (`folded`: the first name so), misspellings, names of one food, one food word in two languages (a `same`
- * translation: Macchi / Fish) and what `alsoPairs` pairs are paired with the other side's word, and packaging is set aside (one drink in a can or in a bottle is one drink, on one side or
+ * folded (`folded`: the first name so), misspellings, a form word and its participle (Steam / Steamed), names of one
+ * food, one food word in two languages (a `same` translation: Macchi / Fish) and what `alsoPairs` pairs are paired with the other side's word, and packaging is set aside (one drink in a can or in a bottle is one drink, on one side or
  * swapped).
  */
 function unmatchedWords(k: Knowledge, wa: readonly string[], wb: readonly string[], alsoPairs: ((w: string, o: string) => boolean) | null) {
   const lex = k.definingWords;
   const [folded, foldedB] = foldSharedEquivalents(k.equivalents, wa, wb);
   const [onlyA, onlyB] = differingWords(folded, foldedB);
-  const [pairedA, pairedB] = unpaired(onlyA, onlyB, (w, o) => isSpellingOf(w, o, lex) || sameFoodWords(k.equivalents, w, o) || sameWordInEnglish(k.translations, w, o) || (alsoPairs?.(w, o) ?? false));
+  const [pairedA, pairedB] = unpaired(onlyA, onlyB, (w, o) => foldParticiple(w) === foldParticiple(o) || isSpellingOf(w, o, lex) || sameFoodWords(k.equivalents, w, o) || sameWordInEnglish(k.translations, w, o) || (alsoPairs?.(w, o) ?? false));
   return { folded, onlyA, restA: pairedA.filter((w) => !lex.packedIn.has(w)), restB: pairedB.filter((w) => !lex.packedIn.has(w)) };
 }
 
