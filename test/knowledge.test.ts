@@ -18,6 +18,7 @@ import { WORD_LIST_FILES } from '../src/core/knowledge/words.js';
 import { proteinOf } from '../src/core/knowledge/cues.js';
 import { measureCoverage } from '../src/core/knowledge/coverage.js';
 import { sameWordInEnglish, toEnglishFoodWords } from '../src/core/knowledge/translate.js';
+import { kindsNamed } from '../src/core/knowledge/kinds.js';
 
 /** The checkout's knowledge, loaded once for this file. */
 const knowledge = loadKnowledge();
@@ -323,6 +324,23 @@ t.test('translations.tsv: each row says whether its English word is the same foo
   t.ok(sameWordInEnglish(loadKnowledge(dir).translations, 'pulusu', 'curry'), 'the relation is read from the file');
   writeFileSync(file, readFileSync(file, 'utf8').replace('pulusu\tcurry\tsame', 'pulusu\tcurry\thypernym'));
   t.throws(() => loadKnowledge(dir), /translations\.tsv:\d+: relation "hypernym" is not one of same, kind/, 'an unknown relation names its line');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+t.test('kinds.tsv: what a food is a kind of, with its same-group spellings and the kind translations', async (t) => {
+  const kinds = (text: string) => kindsNamed(knowledge.kinds, knowledge.equivalents, text.split(' ')).map((k) => k.join(' '));
+  t.same(kinds('veggies mozza sandwich'), ['cheese']);
+  t.same(kinds('mozarella sticks'), ['cheese'], 'a spelling of the group the name belongs to');
+  t.same(kinds('mango gelato sundae'), ['ice cream'], 'each kind once');
+  t.same(kinds('chicken pulusu'), ['curry'], 'a kind row of translations.tsv');
+  t.same(kinds('vanilla ice cream'), [], 'the kind itself names no kind');
+  const dir = mkdtempSync(join(tmpdir(), 'kb-kinds-'));
+  cpSync(KNOWLEDGE_DIR, dir, { recursive: true });
+  const file = join(dir, 'lexicon', 'kinds.tsv');
+  writeFileSync(file, `${readFileSync(file, 'utf8')}feta\tcheese\t\n`);
+  t.throws(() => loadKnowledge(dir), /kinds\.tsv:\d+: "feta" is already listed on line \d+/, 'a name listed twice names both lines');
+  writeFileSync(file, `${readFileSync(file, 'utf8').replace(/feta\tcheese\t\n$/, '')}curry\tcurry\t\n`);
+  t.throws(() => loadKnowledge(dir), /"curry" is given as its own kind/);
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -34,6 +34,14 @@ t.test('features: the dish and words of the query against the item', async (t) =
   t.equal(featuresOf('paneer tikka', 'Paneer Tikka Pizza')('words_other_dish'), 1, 'a form holding the words');
 });
 
+t.test('features: an item holds the kind its food is one of (kinds.tsv), one way only', async (t) => {
+  t.equal(featuresOf('cheese', 'Veggies & Mozza Sandwich')('words_other_dish'), 1, 'mozza is a cheese');
+  t.equal(featuresOf('cheese', 'Mozarella Sticks')('words_other_dish'), 1, 'a spelling in the same group of search_equivalents.tsv too');
+  t.equal(featuresOf('ice cream', 'Choco Brownie Sundae')('words_other_dish'), 1, 'a sundae is an ice cream');
+  t.equal(featuresOf('sundae', 'Vanilla Ice Cream')('words_other_dish'), 0, 'an ice cream is not a sundae');
+  t.equal(featuresOf('curry', 'Chicken Pulusu')('kind_word'), 1, 'a kind row of translations.tsv: pulusu is a curry');
+});
+
 t.test('features: diet and protein conflicts, stated by the query', async (t) => {
   const f = featuresOf('veg biryani', 'Chicken Dum Biryani');
   t.equal(f('diet_conflict'), 1, 'a chicken dish contradicts a veg query');

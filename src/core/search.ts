@@ -8,6 +8,7 @@ import { clamp01 } from './match.js';
 import { editDistance } from './text/edit-distance.js';
 import { type Serving, servingsAgree } from './servings.js';
 import { equivalencePhrasePositions, equivalenceTerms, equivalenceTokens } from './knowledge/equivalents.js';
+import { kindsNamed } from './knowledge/kinds.js';
 import { literalAlternatives } from './knowledge/words.js';
 import { annotationKey, parseCleanedText, type MenuText } from './menu-text.js';
 import { relevanceFeatures, type FallbackRule, type MenuContextRule, type SearchRanker } from './search-relevance.js';
@@ -586,6 +587,11 @@ function itemWordsOf(text: MenuText): ReadonlySet<string> {
     for (const w of t.singulars) all.add(w);
     for (const token of equivalenceTokens(k.equivalents, words)) all.add(token);
     for (const w of words) for (const part of compoundParts(k, w)) all.add(k.singular(part));
+    // A kind the item's food is one of is held too: a sundae holds "ice cream", mozzarella holds "cheese".
+    for (const kind of kindsNamed(k.kinds, k.equivalents, words)) {
+      for (const w of kind) all.add(w);
+      for (const token of equivalenceTokens(k.equivalents, kind)) all.add(token);
+    }
     return all;
   });
 }

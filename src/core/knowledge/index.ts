@@ -12,6 +12,7 @@ import { alignDevanagariAlias, hasDevanagari, SoundKeys } from './transliterate.
 import { readList, readTsv } from './tsv.js';
 import { MISSPELLINGS_HEADER } from './spellings.js';
 import { loadSearchEquivalents } from './equivalents.js';
+import { loadKinds, KINDS_HEADER, type KindTable } from './kinds.js';
 import type { SearchEquivalents } from './equivalents.js';
 import { loadBrands } from './brands.js';
 import type { BrandLexicon } from './brands.js';
@@ -56,6 +57,8 @@ export interface Knowledge {
   /** The word lists of lexicon/ the rules read (words.ts). */
   readonly words: WordLexicons;
   readonly equivalents: SearchEquivalents;
+  /** What foods are kinds of, for search (lexicon/kinds.tsv and the kind rows of translations.tsv). */
+  readonly kinds: KindTable;
   readonly brands: BrandLexicon;
   readonly translations: TranslationTable;
   readonly concepts: readonly Concept[];
@@ -129,6 +132,8 @@ export function loadKnowledge(dir: string = KNOWLEDGE_DIR, options: { prepare?: 
   // Variant swaps and defining words are read through the knowledge's own word rules, so they are made from it.
   const variantSwaps = once(() => loadVariantSwaps(dir, knowledge));
   const definingWords = once(() => loadDefiningWords(dir, knowledge));
+  const equivalents = loadSearchEquivalents(dir, singularOf);
+  const translations = loadTranslations(dir);
   const knowledge: { -readonly [K in keyof Knowledge]: Knowledge[K] } = {
     dir,
     book,
@@ -136,9 +141,10 @@ export function loadKnowledge(dir: string = KNOWLEDGE_DIR, options: { prepare?: 
     resolveDish: (text: string) => lookup.resolveDish(text),
     cues,
     words,
-    equivalents: loadSearchEquivalents(dir, singularOf),
+    equivalents,
+    kinds: loadKinds(dir, equivalents, translations),
     brands: loadBrands(dir),
-    translations: loadTranslations(dir),
+    translations,
     concepts: loadConcepts(dir),
     formWords: loadFormWords(dir),
     get variantSwaps() {
@@ -330,6 +336,7 @@ export function validateKnowledge(dir: string = KNOWLEDGE_DIR): KnowledgeReport 
     ['category.tsv', ['keyword', 'course', 'note']],
     ['cuisine_cues.tsv', ['keyword', 'cuisine', 'strength']],
     ['translations.tsv', [...TRANSLATIONS_HEADER]],
+    ['kinds.tsv', [...KINDS_HEADER]],
   ];
   try {
     lexicons['search_equivalents.tsv'] = new Set([...knowledge.equivalents.byFirstWord.values()].flat().map((p) => p.token)).size;
