@@ -334,6 +334,8 @@ t.test('kinds.tsv: what a food is a kind of, with its same-group spellings and t
   t.same(kinds('mango gelato sundae'), ['ice cream'], 'each kind once');
   t.same(kinds('chicken pulusu'), ['curry'], 'a kind row of translations.tsv');
   t.same(kinds('vanilla ice cream'), [], 'the kind itself names no kind');
+  t.same(kinds('masala chai latte'), ['tea'], 'a word read as part of a longer name is not read again: no coffee');
+  t.same(kinds('cheese maggi'), ['noodle'], 'a brand in the same group as a listed name');
   const dir = mkdtempSync(join(tmpdir(), 'kb-kinds-'));
   cpSync(KNOWLEDGE_DIR, dir, { recursive: true });
   const file = join(dir, 'lexicon', 'kinds.tsv');

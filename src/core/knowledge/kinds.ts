@@ -56,9 +56,11 @@ export function loadKinds(dir: string, eq: SearchEquivalents, translations: Tran
 export function kindsNamed(table: KindTable, eq: SearchEquivalents, words: readonly string[]): string[][] {
   const folded = words.map(eq.foldWord);
   const out = new Map<string, string[]>();
-  for (let i = 0; i < folded.length; i++) {
+  // Longest name first at each word, and a word read as part of a name is not read again ("chai latte" is a tea).
+  for (let i = 0; i < folded.length; ) {
     const hit = table.get(folded[i]!)?.find((n) => n.words.every((w, k) => folded[i + k] === w));
     if (hit) out.set(hit.kind.join(' '), [...hit.kind]);
+    i += hit ? hit.words.length : 1;
   }
   return [...out.values()];
 }
