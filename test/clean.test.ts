@@ -772,6 +772,20 @@ t.test('a quantity of weight or volume glued to the word before it is removed', 
   for (const [input, expected] of cases) t.equal(clean(input).text, expected, input);
 });
 
+t.test('a count times an amount goes with its unit; a size word before "Size" takes it along; cakes sold by the pound', async (t) => {
+  const cases: Case[] = [
+    ['Rasmalai (2 Pcs x 50 Gms)', 'Rasmalai'],
+    ['Samosa 2 Pc x 60 Gm', 'Samosa'],
+    ['Coke 2 x 250ml', 'Coke'],
+    ['Fried Rice (Regular Size)', 'Fried Rice'],
+    ['Chocolate Cake 1 Pound', 'Chocolate Cake'],
+    ['Pineapple Cake 2 Pounds', 'Pineapple Cake'],
+    // A pound cake is a dish, not a weight.
+    ['Butter Pound Cake', 'Butter Pound Cake'],
+  ];
+  for (const [input, expected] of cases) t.equal(clean(input).text, expected, input);
+});
+
 t.test('a bracketed count of things that come free is an offer; a free-from claim stays', async (t) => {
   const cases: Case[] = [
     ['Veg Thali Pack Of 5 [1 Thali Free]', 'Veg Thali'],

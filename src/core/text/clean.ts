@@ -228,7 +228,8 @@ function sizePatternRes(words: WordLexicons): RegExp[] {
     new RegExp(`${WB_START}\\d+(?:\\.\\d+)?\\s*(?:g|gm|gms|grams?)?\\s*(?:-\\s*)?(?:protein|carbs?|carbohydrates?|fats?|fib(?:re|er)|sugars?)${WB_END}`, 'giu'),
     new RegExp(`${WB_START}(?:protein|carbs?|fats?)\\s*[-:]?\\s*\\d+(?:\\.\\d+)?\\s*(?:g|gm|gms|grams?)${WB_END}`, 'giu'),
     new RegExp(`${WB_START}\\d+(?:\\.\\d+)?\\s*(?:kcal|kcals|cal|cals|calories)${WB_END}`, 'giu'),
-    new RegExp(`${WB_START}(?:x\\s*\\d+|\\d+\\s*x)${WB_END}`, 'giu'),
+    // A count times an amount: "2 x 250ml", and "[2 Pcs x 50 Gms]" with the amount's unit (else "Gms" is left behind).
+    new RegExp(`${WB_START}(?:x\\s*\\d+(?:\\.\\d+)?(?:\\s*(?:${UNIT}|${counted}|${measure}))?|\\d+\\s*x)${WB_END}`, 'giu'),
     // Inches as pizza menus print them: 9", 12'', 12''', 8″.
     new RegExp(`${WB_START}\\d+(?:\\.\\d+)?\\s*(?:"|''+|″|”)`, 'gu'),
   ];
