@@ -253,7 +253,7 @@ if (PARTS.has('pairs')) {
       // The cross-encoder's own probability, before the knowledge base's identity overrides it: a "same" that rests on
       // two names resolving loosely to one dish ("Afgaani Chaap Roll" / "Malai Chaap Roll", both read as Chaap Roll)
       // is kept as a positive only when the model agrees. (Memoised: the route just scored these renderings.)
-      const scorer = services.matchScorer();
+      const scorer = services.pairPrecision().model;
       const rendered = chunk.map(([a, b]) => [parseMenuText(knowledge, a).english, parseMenuText(knowledge, b).english]);
       const modelP = scorer ? await scorer.score(rendered) : chunk.map(() => null);
       res.forEach((r, k) => {
