@@ -180,9 +180,10 @@ export function wordDifference(k: Knowledge, wa: readonly string[], wb: readonly
 
 /**
  * What the guard and the swap read of two names: the words each alone has once the names menus use for one food are
- * folded (`folded`: the first name so), misspellings, a form word and its participle (Steam / Steamed), names of one
- * food, one food word in two languages (a `same` translation: Macchi / Fish) and what `alsoPairs` pairs are paired with the other side's word, and packaging is set aside (one drink in a can or in a bottle is one drink, on one side or
- * swapped).
+ * folded (`folded`: the first name so). A misspelling, a form word's participle (Steam / Steamed), another name of one
+ * food, the same food word in another language (a `same` translation: Macchi / Fish) and what `alsoPairs` pairs are
+ * paired with the other side's word, and packaging is set aside (one drink in a can or a bottle is one drink, on one
+ * side or swapped).
  */
 function unmatchedWords(k: Knowledge, wa: readonly string[], wb: readonly string[], alsoPairs: ((w: string, o: string) => boolean) | null) {
   const lex = k.definingWords;

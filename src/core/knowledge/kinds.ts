@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { readTsv } from './tsv.js';
 import type { SearchEquivalents } from './equivalents.js';
-import type { TranslationTable } from './translate.js';
+import { phraseAt, type TranslationTable } from './translate.js';
 
 /** A name (as folded words) and the words of the kind it is one of. */
 interface KindName {
@@ -58,7 +58,7 @@ export function kindsNamed(table: KindTable, eq: SearchEquivalents, words: reado
   const out = new Map<string, string[]>();
   // Longest name first at each word, and a word read as part of a name is not read again ("chai latte" is a tea).
   for (let i = 0; i < folded.length; ) {
-    const hit = table.get(folded[i]!)?.find((n) => n.words.every((w, k) => folded[i + k] === w));
+    const hit = phraseAt(table, folded, i);
     if (hit) out.set(hit.kind.join(' '), [...hit.kind]);
     i += hit ? hit.words.length : 1;
   }

@@ -20,6 +20,11 @@ interface Translation {
  * longest first. */
 export type TranslationTable = ReadonlyMap<string, readonly Translation[]>;
 
+/** The first phrase of a table indexed by first word (longest first) that `words` hold at position `i`. */
+export function phraseAt<T extends { readonly words: readonly string[] }>(byFirstWord: ReadonlyMap<string, readonly T[]>, words: readonly string[], i: number): T | undefined {
+  return byFirstWord.get(words[i]!)?.find((t) => t.words.every((w, k) => words[i + k] === w));
+}
+
 export const TRANSLATIONS_HEADER = ['word', 'english', 'relation'] as const;
 
 export function loadTranslations(dir: string): TranslationTable {
@@ -48,7 +53,7 @@ export function toEnglishFoodWords(table: TranslationTable, text: string): strin
   const out: string[] = [];
   let changed = false;
   for (let i = 0; i < words.length; ) {
-    const hit = table.get(words[i]!)?.find((t) => t.words.every((w, k) => words[i + k] === w));
+    const hit = phraseAt(table, words, i);
     if (hit) {
       out.push(hit.english);
       i += hit.words.length;
