@@ -11,13 +11,28 @@
  *  - suggestions to veg carts that the restaurant itself marks non-veg or egg (carts whose set carries the menu's own
  *    marks); must be 0.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { vegOrNot } from '../src/core/items.js';
 import { parseMenuText } from '../src/core/menu-text.js';
 import { nameKey } from '../src/core/knowledge/index.js';
 import { suggestWithDetail } from '../src/core/suggest.js';
 import { realMenuItems, sharedAvailable } from './data.js';
 import type { EvalKit } from './extra.js';
-import type { EvalSets } from './sets.js';
+import { DEV_DIR, type EvalSets } from './sets.js';
+
+/** eval/dev/suggest_dev_upsell_grades.tsv by cart index (its line in suggest_dev_carts.jsonl) and item text. */
+function upsellGrades(): Map<number, Map<string, number>> {
+  const out = new Map<number, Map<string, number>>();
+  const path = join(DEV_DIR, 'suggest_dev_upsell_grades.tsv');
+  if (!existsSync(path)) return out;
+  for (const line of readFileSync(path, 'utf8').trim().split('\n').slice(1)) {
+    const [id, item, grade] = line.split('\t');
+    if (!out.has(Number(id))) out.set(Number(id), new Map());
+    out.get(Number(id))!.set(item!, Number(grade));
+  }
+  return out;
+}
 
 export async function evalSuggest(kit: EvalKit, sets: EvalSets, label: string): Promise<void> {
   await kit.section(`suggest_dietary_violations${label}`, async () => {
@@ -37,7 +52,10 @@ export async function evalSuggest(kit: EvalKit, sets: EvalSets, label: string): 
     const times: number[] = [];
     const examples: string[] = [];
     const missedBy = new Map<string, number>();
-    for (const c of carts) {
+    // The development carts' graded candidates (scripts/fit-suggest-upsell.mjs fits on them): the grade of what is shown.
+    const grades = sets.side === 'dev' ? upsellGrades() : null;
+    let gradedShown = 0, gradeSum = 0, ungradedShown = 0;
+    for (const [ci, c] of carts.entries()) {
       const started = performance.now();
       const detail = await suggestWithDetail(s, c.cart, c.menu, 5);
       const { result } = detail;
@@ -75,6 +93,11 @@ export async function evalSuggest(kit: EvalKit, sets: EvalSets, label: string): 
         }
       }
       const top5 = new Set(result.suggestions.slice(0, 5).map((x) => x.category as string));
+      for (const sug of grades?.has(ci) ? result.suggestions.slice(0, 5) : []) {
+        const g = grades!.get(ci)!.get(sug.item);
+        if (g === undefined) ungradedShown++;
+        else (gradedShown++, (gradeSum += g));
+      }
       missingTotal += c.missing.length;
       missingCovered += c.missing.filter((m) => top5.has(m)).length;
       // Why a labelled gap was not filled: we read the cart as having it, we read no menu item as that category,
@@ -103,6 +126,7 @@ export async function evalSuggest(kit: EvalKit, sets: EvalSets, label: string): 
     // name does not call eggless) is left open by rule 2; this line scores the gaps the rules allow us to fill.
     kit.metric(`suggest_missing_coverage_top5_fillable${label}`, missingCovered / Math.max(missingTotal - missingBarredByDiet, 1), `${missingCovered}/${missingTotal - missingBarredByDiet} missing categories that the menu can fill without breaking the veg rule`);
     kit.metric(`suggest_missing_uncovered_by_cause${label}`, [...missedBy.entries()].map(([k, v]) => `${k} ${v}`).join('; ') || 'none');
+    if (grades) kit.metric(`suggest_top5_mean_grade${label}`, gradeSum / Math.max(gradedShown, 1), `mean upsell grade (0-2, eval/dev/suggest_dev_upsell_grades.tsv) of the top 5 suggestions: ${gradedShown} graded, ${ungradedShown} not among the graded candidates`);
     kit.metric(`suggest_cart_dietary_agreement${label}`, dietaryAgree / carts.length, `${dietaryAgree}/${carts.length} carts`);
     kit.metric(`suggest_p50_ms${label}`, times[Math.floor(times.length / 2)] ?? NaN, `in-process, ${carts.length} carts with their menus`);
     if (examples.length > 0) kit.metric(`suggest_problems${label}`, examples.slice(0, 5).join(' | '));

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { KNOWLEDGE_DIR, REPO_ROOT } from '../src/core/paths.js';
 import {
   CUISINE_LABELS,
-  cuisineAffinity,
+  closerRelation,
+  cuisineRelation,
   MIN_DISHES_PER_CUISINE,
   MIN_DISHES_TOTAL,
   loadDishBook,
@@ -439,9 +440,14 @@ t.test('cuisines.tsv: every cuisine label once, read into the kitchen table', as
   t.equal(cuisines.family.get('Korean'), 'east_asian');
   t.equal(cuisines.family.get('Beverages'), 'anything');
   t.ok(cuisines.eatenWithBread.has('North Indian') && !cuisines.eatenWithBread.has('Chinese'), 'bread column');
-  t.equal(cuisineAffinity(cuisines, 'Thai', 'Chinese'), 0.6, 'same family');
-  t.equal(cuisineAffinity(cuisines, 'Italian', 'Chinese'), 0.1, 'another family');
-  t.equal(cuisineAffinity(cuisines, 'Desserts', 'Chinese'), 0.5, 'goes with anything');
+  t.equal(cuisineRelation(cuisines, 'Chinese', 'Chinese'), 'same');
+  t.equal(cuisineRelation(cuisines, 'Thai', 'Chinese'), 'same_family');
+  t.equal(cuisineRelation(cuisines, 'Italian', 'Chinese'), 'other_family');
+  t.equal(cuisineRelation(cuisines, 'Desserts', 'Chinese'), 'goes_with_anything');
+  t.equal(cuisineRelation(cuisines, 'Chinese', 'uncertain'), 'meal_unknown');
+  t.equal(cuisineRelation(cuisines, 'uncertain', 'Chinese'), 'item_unknown');
+  t.equal(closerRelation('other_family', 'same_family'), 'same_family', 'the stronger of two relations, either way round');
+  t.equal(closerRelation('goes_with_anything', 'item_unknown'), 'goes_with_anything');
 });
 
 t.test('cuisines.tsv and proteins.tsv: the loader rejects a missing, repeated or unknown row with file:line', async (t) => {

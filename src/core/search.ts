@@ -1,4 +1,4 @@
-import { CUISINE_LABELS, TAGS, courseGroup, cuisineAffinity, type Course, type Cuisine, type Dish, type Tag } from './knowledge/dishes.js';
+import { CUISINE_LABELS, TAGS, closerRelation, courseGroup, cuisineRelation, type Course, type Cuisine, type Dish, type Tag } from './knowledge/dishes.js';
 import type { Knowledge } from './knowledge/index.js';
 import { toEnglishFoodWords } from './knowledge/translate.js';
 import { dietMarkers, dietOf, flavourTagsOf, proteinOf } from './knowledge/cues.js';
@@ -438,8 +438,8 @@ function pairingRelevance(k: Knowledge, target: NonNullable<QueryUnderstanding['
   if (target.cuisine && item.cuisine) {
     // Either way round, so that a drink, dessert or bake on either side goes with anything.
     const cuisines = k.book.cuisines;
-    const affinity = Math.max(cuisineAffinity(cuisines, item.cuisine, target.cuisine), cuisineAffinity(cuisines, target.cuisine, item.cuisine));
-    z += affinity === 1 ? 0.5 : affinity >= 0.5 ? 0 : -1.5;
+    const relation = closerRelation(cuisineRelation(cuisines, item.cuisine, target.cuisine), cuisineRelation(cuisines, target.cuisine, item.cuisine));
+    z += relation === 'same' ? 0.5 : relation === 'item_unknown' || relation === 'other_family' ? -1.5 : 0;
   }
   return 1 / (1 + Math.exp(-z));
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import { readSearchRanker, type SearchRanker } from './search-relevance.js';
+import { readUpsellModel, type UpsellModel } from './upsell.js';
 import type { TextCleaner } from './text/clean.js';
 import { loadQueryVocabulary, QuerySpeller } from './query-spelling.js';
 import { vocabularyWords } from './inference/tokenizer.js';
@@ -57,6 +58,7 @@ export class Services {
   dishAnchors: DishAnchors | null = null;
   /** /search's fitted precision stage (models/rankers/search-relevance.json). */
   readonly searchRanker: SearchRanker = readSearchRanker();
+  readonly upsellModel: UpsellModel = readUpsellModel();
   /** The same-dish probability of a cosine where no cross-encoder answers (models/calibration/). */
   readonly cosineCalibration: CosineCalibration = readCosineCalibration();
   /** The veto and confirmation cut-offs on the precision score (models/calibration/). */

@@ -1,7 +1,7 @@
 import { HeadSlot, headProbabilities, predictCuisines, type CuisineOrUncertain } from './classify.js';
 import { vegOrNot, type ItemProfile } from './items.js';
 import type { MenuText } from './menu-text.js';
-import { COURSES, cuisineAffinity, type Course, type Cuisine, type CuisineTable, type Knowledge } from './knowledge/index.js';
+import { COURSES, cuisineRelation, type Course, type Cuisine, type CuisineTable, type Knowledge } from './knowledge/index.js';
 import { literalAlternatives } from './knowledge/words.js';
 import { DEFAULT_COSINE_THRESHOLD, judgePairs, type PairPrecision } from './match.js';
 import { judgeNonFood } from './nonfood.js';
@@ -10,6 +10,7 @@ import type { RemovedNoise } from './text/clean.js';
 import { dot, FULL_DIMENSION } from './inference/encoder.js';
 import { cosineTopK } from '../native/index.js';
 import { roundScore } from './number-format.js';
+import { upsellFeatures, type UpsellEvidence } from './upsell.js';
 
 /** The width of the vectors suggestions compare (the full 384-d embedding). */
 const DIMENSION = FULL_DIMENSION;
@@ -37,17 +38,13 @@ function rowsOf(vectors: readonly Float32Array[]): Float32Array {
  *  - it is the same dish as a suggestion already made (menus list "Coke 300 ml" and "Coke 500 ml");
  *  - the non-food detector flags it (a menu's T-shirts and medicines are not upsells).
  *
- * Score (0–1), per remaining item, where q = 0.45·cuisine affinity + 0.35·pairing + 0.20·closeness (each 0–1):
- *  - its category is missing from the cart and from the suggestions made so far: 0.55 + 0.45·q (so every missing
- *    category outranks every other suggestion);
- *  - otherwise 0.5·q·0.85^n, n = suggestions already made in its category (spreads the list over categories).
+ * Score (0–1), per remaining item, from q, the item's goodness as an add-on to this cart (0–1: the fitted upsell
+ * model of upsell.ts over the cuisine relation, the course the item fills given the cart's, and its cosine to the
+ * cart's nearest item):
+ *  - its category is missing from the cart and from the suggestions made so far: (1 + q) / 2, so every missing
+ *    category outranks every other suggestion;
+ *  - otherwise q / 2 · REPEAT_DECAY^n, n = suggestions already made in its category (spreads the list over categories).
  * The list is built by repeatedly taking the best current score, so scores never increase down the list.
- *  - cuisine affinity: 1 same cuisine as the cart, 0.6 same family (Indian, East Asian, Western), 0.5 for drinks,
- *    desserts and bakery (they go with anything), 0.3 uncertain, 0.1 another family;
- *  - pairing: how much the category completes this cart (pairing()): a drink always, bread with a curry main,
- *    a main when the cart has none;
- *  - closeness: the embedding's cosine to the cart's nearest item, mapped from [0.1, 0.6] to [0, 1], so a side
- *    close to the cart's dishes (raita for biryani, fries for a burger) beats an unrelated one.
  */
 
 export const SUGGEST_CATEGORIES: readonly Course[] = ['main', 'beverage', 'bread', 'side', 'dessert'];
@@ -85,14 +82,8 @@ export interface ItemFacts {
   readonly cuisine: CuisineOrUncertain;
 }
 
-const MISSING_BASE = 0.55;
-const MISSING_SPAN = 0.45;
-const PRESENT_SPAN = 0.5;
+/** Each further suggestion of one category is worth this share of the one before (a list spread over categories). */
 const REPEAT_DECAY = 0.85;
-const WEIGHTS = { affinity: 0.45, pairing: 0.35, closeness: 0.2 } as const;
-/** Cosines below this to every cart item are "unrelated"; above CLOSE_HIGH "as close as a complement gets". */
-const CLOSE_LOW = 0.1;
-const CLOSE_HIGH = 0.6;
 /** Candidate pairs below this cosine skip the same-dish judgement (far below any match threshold). */
 const SAME_DISH_GATE = 0.5;
 
@@ -108,28 +99,23 @@ function wantsBread(cuisines: CuisineTable, item: ItemFacts, noBread: RegExp): b
   return !tags.includes('rice') && !tags.includes('noodles') && !noBread.test(item.cleaned);
 }
 
-interface CartSummary {
+export interface CartSummary {
   readonly categories: ReadonlySet<Course>;
   readonly cuisine: CuisineOrUncertain;
   readonly dietary: CartDietary;
   readonly hasBreadMain: boolean;
 }
 
-/** How much a category completes the cart, 0–1. */
-function pairing(category: Course, cart: CartSummary): number {
-  const hasMain = cart.categories.has('main');
-  switch (category) {
-    case 'beverage':
-      return 1;
-    case 'bread':
-      return cart.hasBreadMain ? 1 : 0.3;
-    case 'side':
-      return hasMain ? 0.8 : 0.6;
-    case 'dessert':
-      return hasMain ? 0.8 : 0.5;
-    case 'main':
-      return hasMain ? 0.4 : 1;
-  }
+/** What the upsell model reads of one candidate (upsell.ts). */
+export function upsellEvidenceOf(cuisines: CuisineTable, item: ItemFacts, cart: CartSummary, closeness: number): UpsellEvidence {
+  return {
+    relation: cuisineRelation(cuisines, item.cuisine, cart.cuisine),
+    category: item.category,
+    cartHasMain: cart.categories.has('main'),
+    cartHasBreadMain: cart.hasBreadMain,
+    categoryInCart: cart.categories.has(item.category),
+    closeness,
+  };
 }
 
 /** Plain-words reason for a suggestion. */
@@ -290,6 +276,8 @@ export async function suggestWithDetail(
   afterDietCategories: ReadonlySet<Course>;
   afterNonFoodCategories: ReadonlySet<Course>;
   menuCategories: ReadonlySet<Course>;
+  /** What the upsell model read of each candidate left after the filters (scripts/fit-suggest-upsell.mjs fits on it). */
+  candidates: readonly { item: string; evidence: UpsellEvidence }[];
 }> {
   const k = services.knowledge;
   // Every cart item meets every menu item here: the calibrated cosine judges them, not the cross-encoder's cost.
@@ -359,10 +347,8 @@ export async function suggestWithDetail(
   candidates = candidates.filter(({ i }) => !excluded.has(i));
 
   const quality = new Map<number, number>();
-  for (const { m, i } of candidates) {
-    const close = Math.min(1, Math.max(0, (closeness[i]! - CLOSE_LOW) / (CLOSE_HIGH - CLOSE_LOW)));
-    quality.set(i, WEIGHTS.affinity * cuisineAffinity(kitchens, m.cuisine, cuisine) + WEIGHTS.pairing * pairing(m.category, summary) + WEIGHTS.closeness * close);
-  }
+  const evidence = candidates.map(({ m, i }) => ({ item: m.original, evidence: upsellEvidenceOf(kitchens, m, summary, closeness[i]!) }));
+  candidates.forEach(({ i }, n) => quality.set(i, services.upsellModel.goodness(upsellFeatures(evidence[n]!.evidence))));
 
   // Greedy: take the best current score; a category stops counting as missing once a suggestion covers it.
   const covered = new Set<Course>(categories);
@@ -372,8 +358,8 @@ export async function suggestWithDetail(
   const scoreOf = (i: number): { score: number; fillsGap: boolean } => {
     const m = menuFacts[i]!;
     const q = quality.get(i)!;
-    if (!covered.has(m.category)) return { score: MISSING_BASE + MISSING_SPAN * q, fillsGap: true };
-    return { score: PRESENT_SPAN * q * REPEAT_DECAY ** (perCategory.get(m.category) ?? 0), fillsGap: false };
+    if (!covered.has(m.category)) return { score: (1 + q) / 2, fillsGap: true };
+    return { score: (q / 2) * REPEAT_DECAY ** (perCategory.get(m.category) ?? 0), fillsGap: false };
   };
   while (picked.length < topK && remaining.size > 0) {
     let best = -1;
@@ -419,5 +405,6 @@ export async function suggestWithDetail(
     afterDietCategories,
     afterNonFoodCategories,
     menuCategories: new Set(menuFacts.map((m) => m.category)),
+    candidates: evidence,
   };
 }

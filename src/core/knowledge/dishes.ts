@@ -37,17 +37,26 @@ export function loadCuisineTable(dir: string = KNOWLEDGE_DIR): CuisineTable {
 }
 
 /**
- * How well an item of cuisine `item` goes with a meal of cuisine `meal`: 1 the same cuisine, 0.6 the same family, 0.5
- * a drink, dessert or bake (or a meal of unknown cuisine), 0.3 an item of unknown cuisine, 0.1 another family. Shared
- * by /suggest (cart affinity) and /search ("something to go with biryani").
+ * How an item of cuisine `item` meets a meal of cuisine `meal`, strongest first: the same cuisine, the same family
+ * (lexicon/cuisines.tsv), a drink, dessert or bake (a family that goes with anything), a meal of unknown cuisine, an
+ * item of unknown cuisine, another family. Shared by /suggest (cart affinity, weighed by its fitted upsell model) and
+ * /search ("something to go with biryani").
  */
-export function cuisineAffinity(cuisines: CuisineTable, item: Cuisine | 'uncertain', meal: Cuisine | 'uncertain'): number {
-  if (item === 'uncertain') return 0.3;
+export const CUISINE_RELATIONS = ['same', 'same_family', 'goes_with_anything', 'meal_unknown', 'item_unknown', 'other_family'] as const;
+export type CuisineRelation = (typeof CUISINE_RELATIONS)[number];
+
+export function cuisineRelation(cuisines: CuisineTable, item: Cuisine | 'uncertain', meal: Cuisine | 'uncertain'): CuisineRelation {
+  if (item === 'uncertain') return 'item_unknown';
   const family = cuisines.family.get(item);
-  if (family === 'anything') return 0.5;
-  if (meal === 'uncertain') return 0.5;
-  if (item === meal) return 1;
-  return family === cuisines.family.get(meal) ? 0.6 : 0.1;
+  if (family === 'anything') return 'goes_with_anything';
+  if (meal === 'uncertain') return 'meal_unknown';
+  if (item === meal) return 'same';
+  return family === cuisines.family.get(meal) ? 'same_family' : 'other_family';
+}
+
+/** The stronger of two relations (CUISINE_RELATIONS order). */
+export function closerRelation(a: CuisineRelation, b: CuisineRelation): CuisineRelation {
+  return CUISINE_RELATIONS.indexOf(a) <= CUISINE_RELATIONS.indexOf(b) ? a : b;
 }
 
 export const COURSES = ['main', 'side', 'bread', 'dessert', 'beverage'] as const;

@@ -31,7 +31,7 @@ import type { DefiningWordLexicon } from '../defining-words.js';
 import { compileServingPatterns } from '../servings.js';
 import type { ServingPatterns } from '../servings.js';
 
-export { CUISINE_LABELS, COURSES, cuisineAffinity, type CuisineTable, DIETS, PROTEINS, TAGS, loadDishBook, nameKey } from './dishes.js';
+export { CUISINE_LABELS, CUISINE_RELATIONS, COURSES, closerRelation, cuisineRelation, type CuisineRelation, type CuisineTable, DIETS, PROTEINS, TAGS, loadDishBook, nameKey } from './dishes.js';
 export type { Course, Cuisine, Diet, Dish, DishBook, Protein, Tag } from './dishes.js';
 export { buildDishLookup, guardSignature, loadLookupLexicons, splitCombo, FUZZY_FLOOR } from './lookup.js';
 export type { ComboMatch, DishLookup, DishMatch, LookupLexicons, TokenCue } from './lookup.js';
