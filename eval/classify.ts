@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLASSIFIER_DIR, classifierProblem, classifierStatus, predictCuisines } from '../src/core/classify.js';
+import { suggestCategory } from '../src/core/suggest.js';
 import type { EvalKit } from './extra.js';
 import type { EvalSets } from './sets.js';
 
@@ -61,4 +62,27 @@ export async function evalClassify(kit: EvalKit, sets: EvalSets, label: string):
       kit.metric('classify_head_heldout_accuracy', Number(c.heldout_accuracy), `unseen knowledge-base dishes, head alone; answered ${c.heldout_answered_accuracy} at coverage ${c.heldout_coverage}, threshold ${c.threshold}`);
     }
   });
+
+  // The course of real menu items as /suggest reads it (its categories, and so the cart's missing ones), and as the
+  // profile alone reads it (what /search's course features start from).
+  if (sets.course.length > 0) {
+    await kit.section(`course_accuracy${label}`, async () => {
+      const s = kit.services;
+      const rows = sets.course;
+      const { texts, vectors } = await s.embedTexts(rows.map((r) => r.text), 384);
+      const cuisines = predictCuisines(s.knowledge, s.modelId, texts, vectors);
+      let category = 0, profile = 0;
+      const confusions = new Map<string, number>();
+      texts.forEach((t, i) => {
+        const truth = rows[i]!.course;
+        const read = suggestCategory(t.profile, t.removed, cuisines[i]!.cuisine, vectors[i]!, s.modelId);
+        if (read === truth) category++;
+        else confusions.set(`${truth} → ${read}`, (confusions.get(`${truth} → ${read}`) ?? 0) + 1);
+        if (t.profile.course === truth) profile++;
+        if (read !== truth && process.argv.includes('--errors') && sets.side === 'dev') console.log(`#   course ${truth} read ${read}  ${rows[i]!.text}`);
+      });
+      const top = [...confusions].sort((a, b) => b[1] - a[1]).slice(0, 5);
+      kit.metric(`course_accuracy${label}`, category / rows.length, `${category}/${rows.length} labelled real items, the category /suggest reads; the profile alone ${(profile / rows.length).toFixed(4)}; commonest: ${top.map(([k, v]) => `${k} ×${v}`).join('; ')}`);
+    });
+  }
 }

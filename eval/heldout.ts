@@ -35,6 +35,7 @@ export function loadHeldOutSets(argv: readonly string[] = process.argv): EvalSet
     dedup: present('dedup_menus.jsonl') ? readJsonl<LabelledMenu>(at('dedup_menus.jsonl')) : [],
     noise: present('noise_labelled.tsv') ? readNoiseRows(at('noise_labelled.tsv')) : [],
     cuisine: present('cuisine_labels.tsv') ? readCuisineRows(at('cuisine_labels.tsv')) : [],
+    course: [],
     suggest: present('suggest_carts.jsonl') ? readJsonl<LabelledCart>(at('suggest_carts.jsonl')) : [],
     nonfood: [],
   };

@@ -63,6 +63,12 @@ export interface CuisineRow {
   readonly cuisine: string;
 }
 
+/** A real menu item with its course (`text	course`: main, side, bread, dessert or beverage). */
+export interface CourseRow {
+  readonly text: string;
+  readonly course: string;
+}
+
 export interface NonFoodRow {
   readonly text: string;
   readonly label: string;
@@ -76,6 +82,7 @@ export interface EvalSets {
   readonly dedup: readonly LabelledMenu[];
   readonly noise: readonly NoiseRow[];
   readonly cuisine: readonly CuisineRow[];
+  readonly course: readonly CourseRow[];
   readonly suggest: readonly LabelledCart[];
   readonly nonfood: readonly NonFoodRow[];
 }
@@ -160,6 +167,7 @@ export function loadDevSets(): EvalSets {
     dedup: batches(files, 'dedup_dev_menus', 'jsonl', (p) => readJsonl<LabelledMenu>(p)),
     noise: batches(files, 'noise_dev_labelled', 'tsv', readNoiseRows),
     cuisine: optional(join(DEV_DIR, 'cuisine_dev_labels.tsv'), readCuisineRows),
+    course: optional(join(DEV_DIR, 'course_dev_labels.tsv'), (p) => readTsv(p).filter((r) => r.text && r.course).map((r) => ({ text: r.text!, course: r.course! }))),
     suggest: optional(join(DEV_DIR, 'suggest_dev_carts.jsonl'), (p) => readJsonl<LabelledCart>(p)),
     nonfood: optional(join(DEV_DIR, 'nonfood_dev.tsv'), (p) => readTsv(p).filter((r) => r.text && r.label).map((r) => ({ text: r.text!, label: r.label! }))),
   };

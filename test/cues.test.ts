@@ -493,6 +493,19 @@ t.test('categoryOf: the head word decides, and no cue is a low-confidence main',
   t.same(categoryOf(lex, 'Burger + Fries + Coke').evidence, ['burger', 'fries', 'coke']);
 });
 
+t.test('categoryOf: a dish no course word names, joined to a bread or a side, is the main they come with', async (t) => {
+  for (const text of ['Shahi Paneer with 4 Tawa Roti', 'Afghani Malai Chaap + 1 Paratha', 'Paneer Royale + Med Fries + Chocolate Thick Shake']) {
+    const cue = categoryOf(lex, text);
+    t.equal(cue.value, 'main', text);
+    t.equal(cue.named, true, `${text}: named, by its accompaniments`);
+  }
+  // Not a lead dish: one word (a flavour), or a lead that names its own course, or only a drink joined to it.
+  t.equal(categoryOf(lex, 'Oreo (Shake)').value, 'beverage', 'a one-word lead is a flavour');
+  t.equal(categoryOf(lex, 'Chocolate Shake + Fries').value, 'beverage', 'the lead names its course');
+  t.equal(categoryOf(lex, 'Paneer Tikka with Mint Chutney').value, 'side', 'a starter with its dip stays a starter');
+  t.equal(categoryOf(lex, 'Garlic Naan').value, 'bread', 'one part: its course word decides');
+});
+
 // ---------------------------------------------------------------------------------------------------------------
 // cuisineCue
 

@@ -623,8 +623,11 @@ function courseFromTokens(tokens: readonly CueToken[], lex: CueLexicons): Course
   const parts = byPart(tokens, matchKeywords(lex.course, tokens), 'seg');
   if (parts.length === 0) return { value: 'main', confidence: 0.3, evidence: [], named: false, agreed: false };
   const heads = parts.map((p) => p[p.length - 1]!);
-  // A combo ("Burger + Fries + Coke", "Biryani with Raita") is sold as the main it contains.
-  if (heads.length > 1 && heads.some((h) => h.value === 'main')) {
+  // A combo ("Burger + Fries + Coke", "Biryani with Raita") is sold as the main it contains; so is one that leads with
+  // a dish no course word names, joined to a bread or a side ("Shahi Paneer with 4 Tawa Roti", "Paneer Royale + Fries
+  // + Shake"): accompaniments come with a main. A lead of one word is a flavour or a count ("Oreo (Shake)"), not a dish.
+  const leadUnnamed = tokens[parts[0]![0]!.start]!.dish > 0 && tokens.filter((t) => t.dish === 0 && /\p{L}/u.test(t.word)).length > 1;
+  if ((heads.length > 1 && heads.some((h) => h.value === 'main')) || (leadUnnamed && heads.some((h) => h.value === 'bread' || h.value === 'side'))) {
     return { value: 'main', confidence: 0.75, evidence: heads.map((h) => h.keyword), named: true, agreed: false };
   }
   const first = parts[0]!;
