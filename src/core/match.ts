@@ -10,6 +10,7 @@ import { CONFIDENT_DISH_SCORE } from './knowledge/lookup.js';
 import { spelledAlike, swappedDefiningWords } from './defining-words.js';
 import { brandsDiffer, brandsOf } from './knowledge/brands.js';
 import { readFittedFile } from './fitted-file.js';
+import { logistic } from './logistic.js';
 import { join } from 'node:path';
 import { MODELS_DIR } from './paths.js';
 import { roundScore } from './number-format.js';
@@ -95,10 +96,6 @@ export interface PairVerdict {
   readonly match: boolean;
   readonly dietary_conflict: boolean;
   readonly protein_conflict: boolean;
-}
-
-function logistic(x: number): number {
-  return 1 / (1 + Math.exp(-x));
 }
 
 function bothConfident(a: ItemProfile, b: ItemProfile): boolean {

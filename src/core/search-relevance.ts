@@ -1,4 +1,5 @@
 import { readFittedFile } from './fitted-file.js';
+import { linearProbability } from './logistic.js';
 import { join } from 'node:path';
 import { courseGroup, type Dish, type Protein } from './knowledge/dishes.js';
 import type { Knowledge } from './knowledge/index.js';
@@ -342,10 +343,6 @@ export function readSearchRanker(path: string = SEARCH_RANKER_PATH): SearchRanke
 export function searchRanker(encoder: string, weights: Float64Array, bias: number, floor: number, band: number, menu: MenuContextRule, fallback: FallbackRule): SearchRanker {
   return {
     encoder, weights, bias, floor, band, menu, fallback,
-    relevance(features) {
-      let z = bias;
-      for (let i = 0; i < weights.length; i++) z += weights[i]! * features[i]!;
-      return 1 / (1 + Math.exp(-z));
-    },
+    relevance: (features) => linearProbability(weights, bias, features),
   };
 }

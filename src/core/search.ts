@@ -15,6 +15,7 @@ import { relevanceFeatures, type FallbackRule, type MenuContextRule, type Search
 import { roundCosine } from './number-format.js';
 import { withoutEnding } from './text/endings.js';
 import { splitInTwo } from './text/split-word.js';
+import { logistic } from './logistic.js';
 
 /**
  * Semantic search over a small corpus (≤ 512 items), in three stages:
@@ -441,7 +442,7 @@ function pairingRelevance(k: Knowledge, target: NonNullable<QueryUnderstanding['
     const relation = closerRelation(cuisineRelation(cuisines, item.cuisine, target.cuisine), cuisineRelation(cuisines, target.cuisine, item.cuisine));
     z += relation === 'same' ? 0.5 : relation === 'item_unknown' || relation === 'other_family' ? -1.5 : 0;
   }
-  return 1 / (1 + Math.exp(-z));
+  return logistic(z);
 }
 
 /** How well an item of course `item` accompanies one of course `target` (a biryani or a rice bowl wants no bread). */

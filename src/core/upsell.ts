@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { readFittedFile } from './fitted-file.js';
+import { linearProbability } from './logistic.js';
 import type { Course, CuisineRelation } from './knowledge/index.js';
 import { MODELS_DIR } from './paths.js';
 
@@ -85,11 +86,7 @@ export interface UpsellModel {
 export function upsellModel(encoder: string, weights: Float64Array, bias: number): UpsellModel {
   return {
     encoder, weights, bias,
-    goodness(features) {
-      let z = bias;
-      for (let i = 0; i < weights.length; i++) z += weights[i]! * features[i]!;
-      return 1 / (1 + Math.exp(-z));
-    },
+    goodness: (features) => linearProbability(weights, bias, features),
   };
 }
 
