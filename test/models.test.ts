@@ -13,7 +13,7 @@ import { readSearchRanker } from '../src/core/search-relevance.js';
 // metrics, and the classifier heads (models/heads/) fitted to the served encoder's delta. The set-up only verifies,
 // merges, exports and quantises: these hold the checkout to that.
 
-interface ModelSpec { role: string; base?: string; delta: string | null; teacher?: string }
+interface ModelSpec { role: string; roles?: string[]; base?: string; delta: string | null; teacher?: string }
 const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'models', 'manifest.json'), 'utf8')) as {
   sources: Record<string, { files: Record<string, string> }>;
   models: Record<string, ModelSpec>;
@@ -36,7 +36,8 @@ t.test('every tuned model is committed: a small delta, its recipe with the sha25
     t.equal(recipe.format, 'menu-lora-delta/1', `${id}: a delta the build knows how to merge`);
     const baseWeights = Object.entries(manifest.sources[spec.base ?? '']?.files ?? {}).find(([file]) => file.endsWith('model.safetensors'));
     t.equal(recipe.base_model_sha256, baseWeights?.[1], `${id}: trained on the pinned base weights the build merges it into`);
-    t.equal(recipe.kind, spec.role === 'reranker' ? 'cross_encoder' : spec.teacher ? 'student' : 'biencoder', `${id}: the recipe's kind fits its role`);
+    const crossKind = spec.roles?.includes('search_reranker') ? 'search_cross_encoder' : 'cross_encoder';
+    t.equal(recipe.kind, spec.role === 'reranker' ? crossKind : spec.teacher ? 'student' : 'biencoder', `${id}: the recipe's kind fits its role`);
     t.type(recipe.training.seed, 'number', `${id}: the recipe records its seed`);
     t.match(recipe.knowledge_sha256, /^[0-9a-f]{64}$/, `${id}: the recipe records the knowledge base it read`);
     t.match(recipe.training_code_sha256, /^[0-9a-f]{64}$/, `${id}: the recipe records the training code`);
