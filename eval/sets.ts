@@ -99,6 +99,24 @@ export function readTsv(path: string): Record<string, string>[] {
   });
 }
 
+/**
+ * The development carts' graded add-on candidates (eval/dev/suggest_dev_upsell_grades.tsv: cart_id, item, grade), by
+ * cart (its line in suggest_dev_carts.jsonl, from 0) and item text; empty when the file is absent. A row without a
+ * cart_id, an item or a grade of 0, 1 or 2 fails with its line.
+ */
+export function readUpsellGrades(path: string = join(DEV_DIR, 'suggest_dev_upsell_grades.tsv')): Map<number, Map<string, number>> {
+  const out = new Map<number, Map<string, number>>();
+  if (!existsSync(path)) return out;
+  readTsv(path).forEach((r, n) => {
+    const id = Number(r.cart_id);
+    const grade = Number(r.grade);
+    if (!Number.isInteger(id) || id < 0 || !r.item || ![0, 1, 2].includes(grade)) throw new Error(`${path}:${n + 2}: needs a cart_id, an item and a grade 0, 1 or 2`);
+    if (!out.has(id)) out.set(id, new Map());
+    out.get(id)!.set(r.item, grade);
+  });
+  return out;
+}
+
 /** A JSON-lines file (blank and comment lines skipped). */
 export function readJsonl<T>(path: string): T[] {
   return readFileSync(path, 'utf8')

@@ -11,28 +11,14 @@
  *  - suggestions to veg carts that the restaurant itself marks non-veg or egg (carts whose set carries the menu's own
  *    marks); must be 0.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { vegOrNot } from '../src/core/items.js';
 import { parseMenuText } from '../src/core/menu-text.js';
 import { nameKey } from '../src/core/knowledge/index.js';
 import { suggestWithDetail } from '../src/core/suggest.js';
 import { realMenuItems, sharedAvailable } from './data.js';
 import type { EvalKit } from './extra.js';
-import { DEV_DIR, type EvalSets } from './sets.js';
+import { readUpsellGrades, type EvalSets } from './sets.js';
 
-/** eval/dev/suggest_dev_upsell_grades.tsv by cart index (its line in suggest_dev_carts.jsonl) and item text. */
-function upsellGrades(): Map<number, Map<string, number>> {
-  const out = new Map<number, Map<string, number>>();
-  const path = join(DEV_DIR, 'suggest_dev_upsell_grades.tsv');
-  if (!existsSync(path)) return out;
-  for (const line of readFileSync(path, 'utf8').trim().split('\n').slice(1)) {
-    const [id, item, grade] = line.split('\t');
-    if (!out.has(Number(id))) out.set(Number(id), new Map());
-    out.get(Number(id))!.set(item!, Number(grade));
-  }
-  return out;
-}
 
 export async function evalSuggest(kit: EvalKit, sets: EvalSets, label: string): Promise<void> {
   await kit.section(`suggest_dietary_violations${label}`, async () => {
@@ -53,7 +39,7 @@ export async function evalSuggest(kit: EvalKit, sets: EvalSets, label: string): 
     const examples: string[] = [];
     const missedBy = new Map<string, number>();
     // The development carts' graded candidates (scripts/fit-suggest-upsell.mjs fits on them): the grade of what is shown.
-    const grades = sets.side === 'dev' ? upsellGrades() : null;
+    const grades = sets.side === 'dev' ? readUpsellGrades() : null;
     let gradedShown = 0, gradeSum = 0, ungradedShown = 0;
     for (const [ci, c] of carts.entries()) {
       const started = performance.now();

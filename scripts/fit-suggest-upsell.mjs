@@ -44,22 +44,15 @@ if (!existsSync(UPSELL_MODEL_PATH)) {
 const { loadConfig } = await import(dist('src/config.js'));
 const { Services } = await import(dist('src/core/services.js'));
 const { suggestWithDetail } = await import(dist('src/core/suggest.js'));
+const { loadDevSets, readUpsellGrades } = await import(dist('eval/sets.js'));
 
 const services = new Services(loadConfig({ ...process.env, PORT: '0' }));
 await services.ready;
 const encoder = services.requireEncoder().model.id;
 
-const carts = readFileSync(CARTS, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-const gradeRows = readFileSync(GRADES, 'utf8').trim().split('\n');
-if (gradeRows.shift() !== 'cart_id\titem\tgrade') throw new Error(`${GRADES}: header must be cart_id, item, grade`);
-const grades = new Map();
-for (const [n, line] of gradeRows.entries()) {
-  const [id, item, grade] = line.split('\t');
-  const g = Number(grade);
-  if (!carts[Number(id)] || !item || ![0, 1, 2].includes(g)) throw new Error(`${GRADES}:${n + 2}: needs a cart_id of the carts file, an item and a grade 0, 1 or 2`);
-  if (!grades.has(Number(id))) grades.set(Number(id), new Map());
-  grades.get(Number(id)).set(item, g);
-}
+const carts = loadDevSets().suggest;
+const grades = readUpsellGrades(GRADES);
+for (const id of grades.keys()) if (!carts[id]) throw new Error(`${GRADES}: cart_id ${id} is no line of ${CARTS}`);
 
 // Each cart's graded candidates as /suggest reads them.
 const groups = [];
