@@ -499,6 +499,11 @@ t.test('categoryOf: a dish no course word names, joined to a bread or a side, is
     t.equal(cue.value, 'main', text);
     t.equal(cue.named, true, `${text}: named, by its accompaniments`);
   }
+  t.same(categoryOf(lex, 'Shahi Paneer with 4 Tawa Roti').comesWith, ['bread'], 'the rotis come with it');
+  t.same([...categoryOf(lex, 'Paneer Royale + Med Fries + Chocolate Thick Shake').comesWith].sort(), ['beverage', 'side']);
+  t.same(categoryOf(lex, 'Burger + Fries + Coke').comesWith, ['side', 'beverage'], 'a combo with a named main brings its other parts');
+  t.same(categoryOf(lex, 'Garlic Naan').comesWith, [], 'one part brings nothing else');
+  t.same(categoryOf(lex, 'Chocolate Shake + Fries').comesWith, [], 'not read as a combo: nothing else is counted');
   // Not a lead dish: one word (a flavour), or a lead that names its own course, or only a drink joined to it.
   t.equal(categoryOf(lex, 'Oreo (Shake)').value, 'beverage', 'a one-word lead is a flavour');
   t.equal(categoryOf(lex, 'Chocolate Shake + Fries').value, 'beverage', 'the lead names its course');

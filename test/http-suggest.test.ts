@@ -100,6 +100,15 @@ t.test('/suggest through HTTP', async (t) => {
     );
   });
 
+  t.test('a combo in the cart counts the courses it comes with', async (t) => {
+    const r = await suggest({ cart: ['Shahi Paneer with 4 Tawa Roti'], menu: MENU, top_k: 5 });
+    t.equal(r.status, 200);
+    t.same(r.body.cart_categories, ['main', 'bread'], 'the rotis are bread in the cart');
+    const s = r.body.suggestions as Suggestion[];
+    t.same(s.slice(0, 3).map((x) => x.category).sort(), ['beverage', 'dessert', 'side'], 'the gaps are a drink, a side and a dessert');
+    t.notOk(s.some((x) => x.category === 'bread' && /your cart has none/.test(x.reason)), 'no bread is offered as a missing course');
+  });
+
   t.test('an all-veg cart never gets non-veg, egg or unknown-diet items', async (t) => {
     const r = await suggest({ cart: ['Paneer Tikka', 'Veg Biryani', 'Sweet Lassi'], menu: MENU, top_k: 20 });
     t.equal(r.status, 200);

@@ -26,6 +26,8 @@ export interface ItemProfile {
   readonly courseKnown: boolean;
   /** The course is sure: it comes from a dish, or every course word of the name's first part agrees on it. */
   readonly courseSure: boolean;
+  /** Courses a combo brings besides its own (the bread of "Shahi Paneer with 4 Tawa Roti"): a cart holding it has them. */
+  readonly comesWith: readonly Course[];
   readonly cuisine: Cuisine | null;
   readonly cuisineConfidence: number;
   /** Egg-free and veg / non-veg markers in the text, for the diet-twin rules. */
@@ -85,6 +87,7 @@ export function readProfile(k: Knowledge, text: ProfileSource): ItemProfile {
     courseConfidence: dish ? (match!.how === 'exact' ? 0.95 : 0.8) : cues.course.confidence,
     courseKnown: dish !== null || cues.course.named,
     courseSure: dish !== null || cues.course.agreed,
+    comesWith: cues.course.comesWith.filter((c) => c !== (dish ? dish.course : cues.course.value)),
     cuisine: dish ? dish.cuisine : cues.cuisine.value,
     cuisineConfidence: dish ? (match!.how === 'exact' ? 0.95 : 0.8) : cues.cuisine.confidence,
     markers: text.markers,

@@ -306,7 +306,8 @@ export async function suggestWithDetail(
   const cartVectors = vectors.slice(0, cart.length);
   const menuVectors = vectors.slice(cart.length);
 
-  const categories = new Set(namedCart.map((c) => c.category));
+  // A combo in the cart brings its accompaniments' courses too: a curry sold with rotis leaves no bread to offer.
+  const categories = new Set(namedCart.flatMap((c) => [c.category, ...c.profile.comesWith]));
   const noBread = noBreadPattern(k);
   const kitchens = k.book.cuisines;
   const cuisine = cartCuisine(kitchens, namedCart);

@@ -617,23 +617,27 @@ function byPart<V>(
 export interface CourseCue extends Cue<Course> {
   readonly named: boolean;
   readonly agreed: boolean;
+  /** The courses a combo read as its main also brings ("Shahi Paneer with 4 Tawa Roti" brings bread); empty for
+   * anything that is not such a combo. */
+  readonly comesWith: readonly Course[];
 }
 
 function courseFromTokens(tokens: readonly CueToken[], lex: CueLexicons): CourseCue {
   const parts = byPart(tokens, matchKeywords(lex.course, tokens), 'seg');
-  if (parts.length === 0) return { value: 'main', confidence: 0.3, evidence: [], named: false, agreed: false };
+  if (parts.length === 0) return { value: 'main', confidence: 0.3, evidence: [], named: false, agreed: false, comesWith: [] };
   const heads = parts.map((p) => p[p.length - 1]!);
   // A combo ("Burger + Fries + Coke", "Biryani with Raita") is sold as the main it contains; so is one that leads with
   // a dish no course word names, joined to a bread or a side ("Shahi Paneer with 4 Tawa Roti", "Paneer Royale + Fries
   // + Shake"): accompaniments come with a main. A lead of one word is a flavour or a count ("Oreo (Shake)"), not a dish.
   const leadUnnamed = tokens[parts[0]![0]!.start]!.dish > 0 && tokens.filter((t) => t.dish === 0 && /\p{L}/u.test(t.word)).length > 1;
   if ((heads.length > 1 && heads.some((h) => h.value === 'main')) || (leadUnnamed && heads.some((h) => h.value === 'bread' || h.value === 'side'))) {
-    return { value: 'main', confidence: 0.75, evidence: heads.map((h) => h.keyword), named: true, agreed: false };
+    const comesWith = [...new Set(heads.map((h) => h.value))].filter((c) => c !== 'main');
+    return { value: 'main', confidence: 0.75, evidence: heads.map((h) => h.keyword), named: true, agreed: false, comesWith };
   }
   const first = parts[0]!;
   const head = heads[0]!;
   const agreed = first.every((m) => m.value === head.value);
-  return { value: head.value, confidence: agreed ? 0.85 : 0.7, evidence: first.map((m) => m.keyword), named: true, agreed };
+  return { value: head.value, confidence: agreed ? 0.85 : 0.7, evidence: first.map((m) => m.keyword), named: true, agreed, comesWith: [] };
 }
 
 /**
