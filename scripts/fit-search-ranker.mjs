@@ -461,7 +461,7 @@ fallbackRule = coordinateSearch('fallback', startFallback, scoreBySet(queries, j
   minCosine: [0.25, 0.3, 0.35, 0.4, 0.45],
   band: [0.05, 0.1, 0.15, 0.2],
   most: [3, 5, 7, 10],
-  courseCue: between(queries.map((q) => q.q.query.cues.course.confidence)),
+  courseCue: between(queries.map((q) => q.q.profile.courseConfidence)),
   cuisineConfidence: between(queries.map((q) => q.q.profile.cuisineConfidence)),
 }, (rule) => {
   fallbackRule = rule;

@@ -476,16 +476,18 @@ t.test('categoryOf: table', async (t) => {
   for (const [text, want] of COURSE_CASES) t.equal(categoryOf(lex, text).value, want, text);
 });
 
-t.test('categoryOf: the head word decides, and no cue is a low-confidence main', async (t) => {
+t.test('categoryOf: the head word decides, and no cue is a main by default', async (t) => {
   t.same(categoryOf(lex, 'Chicken Tikka Masala').evidence, ['tikka', 'masala']);
   const none = categoryOf(lex, 'Chef Special');
   t.equal(none.value, 'main');
-  t.equal(none.confidence, 0.3);
+  t.equal(none.source, 'default');
   t.same(none.evidence, []);
   t.equal(none.named, false, 'no course word: main by default, not named');
   t.equal(categoryOf(lex, 'Burger + Fries + Coke').named, true, 'a combo with a main names it');
   t.equal(categoryOf(lex, 'Mango Lassi').named, true);
-  t.ok(categoryOf(lex, 'Mango Lassi').confidence > categoryOf(lex, 'Chicken Tikka Masala').confidence, 'agreeing cues are surer');
+  t.equal(categoryOf(lex, 'Mango Lassi').source, 'words_agreed');
+  t.equal(categoryOf(lex, 'Chicken Tikka Masala').source, 'words_mixed');
+  t.equal(categoryOf(lex, 'Burger + Fries + Coke').source, 'combo');
   t.equal(categoryOf(lex, 'Mango Lassi').agreed, true, 'every course word of the part says beverage');
   t.equal(categoryOf(lex, 'Chicken Tikka Masala').agreed, false, 'tikka (a side) and masala (a main) disagree');
   t.equal(categoryOf(lex, 'Burger + Fries + Coke').agreed, false, "a combo's main is not agreed");
@@ -646,13 +648,13 @@ t.test('cuisineCue: table', async (t) => {
 t.test('cuisineCue: strong beats weak, the last strong cue is the dish form', async (t) => {
   const pizza = cuisineCue(lex, 'Tandoori Paneer Pizza');
   t.same(pizza.evidence, ['tandoori', 'paneer', 'pizza']);
-  t.equal(pizza.confidence, 0.85, 'weak cues do not lower a single strong cue');
+  t.ok(pizza.strong && pizza.agreeing, 'weak cues do not unsettle a single strong cue');
   const weak = cuisineCue(lex, 'Paneer Tikka');
-  t.equal(weak.confidence, 0.5);
+  t.ok(!weak.strong && weak.agreeing);
   const fusion = cuisineCue(lex, 'Schezwan Dosa');
   t.equal(fusion.value, 'South Indian');
-  t.equal(fusion.confidence, 0.65, 'two strong cues of different cuisines: less sure');
-  t.equal(cuisineCue(lex, 'Chef Special').confidence, 0);
+  t.ok(fusion.strong && !fusion.agreeing, 'two strong cues of different cuisines disagree');
+  t.equal(cuisineCue(lex, 'Chef Special').value, null);
 });
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import { CLASSIFIER_DIR, CUISINE_SOURCES_FORMAT, CUISINE_SOURCES_PATH, readCuisi
 import { MENU_VECTOR_PATH, readMenuVectorSpec } from '../src/core/menu-vector.js';
 import { COSINE_CALIBRATION_PATH, MATCH_GATES_FORMAT, MATCH_GATES_PATH, readCosineCalibration, readMatchGates } from '../src/core/match.js';
 import { readSearchRanker } from '../src/core/search-relevance.js';
+import { COURSE_SOURCES, CUISINE_SOURCES, PROFILE_SOURCES_FORMAT, PROFILE_SOURCES_PATH, readProfileConfidence } from '../src/core/profile-confidence.js';
 
 // The tuned models are committed artifacts: each delta (models/deltas/<id>/delta.safetensors) beside its recipe and
 // metrics, and the classifier heads (models/heads/) fitted to the served encoder's delta. The set-up only verifies,
@@ -157,4 +158,39 @@ t.test("/classify's confidence for a knowledge-base answer is the measured share
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'c.json'), JSON.stringify({ format: CUISINE_SOURCES_FORMAT, confidence: { dish: 1, fuzzy_dish: 0.9, cue: 0.9 } }));
   t.throws(() => readCuisineSourceConfidence(join(dir, 'c.json')), /confidence\.dish must be a share strictly between 0 and 1/, 'certainty is refused: menus mislabel');
+});
+
+t.test("a profile's course and cuisine confidence is the measured share right of its kind of reading", async (t) => {
+  type Counts = Record<string, { answered: number; right: number }>;
+  const raw = JSON.parse(readFileSync(PROFILE_SOURCES_PATH, 'utf8')) as {
+    fitted_by: string;
+    data: Record<'course' | 'cuisine', { sha256: string; labels: string }>;
+    course: Record<string, number>;
+    cuisine: Record<string, number>;
+    counts: Record<'course' | 'cuisine', Counts>;
+  };
+  t.match(raw.fitted_by, /fit-profile-confidence/, 'written by the fit script');
+  const read = readProfileConfidence();
+  for (const [group, names] of [['course', COURSE_SOURCES], ['cuisine', CUISINE_SOURCES]] as const) {
+    const labels = raw.data[group];
+    t.equal(labels.sha256, createHash('sha256').update(readFileSync(join(REPO_ROOT, labels.labels))).digest('hex'), `${group}: fitted on the committed labels`);
+    for (const name of names) {
+      const { answered, right } = raw.counts[group][name]!;
+      t.equal(raw[group][name], Math.round(((right + 1) / (answered + 2)) * 1e4) / 1e4, `${group}.${name}: (right + 1) / (answered + 2) of ${answered}`);
+      t.equal((read[group] as Record<string, number>)[name], raw[group][name], `${group}.${name} is what the service reads`);
+    }
+  }
+  // What the measurement says of the readings, in the order any consumer of the confidences relies on.
+  t.ok(read.course.dish_exact > read.course.default && read.course.words_agreed > read.course.default, 'a course word or a dish beats the default main');
+  t.ok(read.cuisine.strong_agreeing > read.cuisine.weak_agreeing, 'a strong cuisine cue beats a weak one');
+  const dir = mkdtempSync(join(tmpdir(), 'profile-sources-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const good = { format: PROFILE_SOURCES_FORMAT, course: raw.course, cuisine: raw.cuisine };
+  writeFileSync(join(dir, 'sure.json'), JSON.stringify({ ...good, course: { ...raw.course, dish_exact: 1 } }));
+  t.throws(() => readProfileConfidence(join(dir, 'sure.json')), /course\.dish_exact must be a share strictly between 0 and 1/, 'certainty is refused');
+  const { default: _dropped, ...short } = raw.course;
+  writeFileSync(join(dir, 'short.json'), JSON.stringify({ ...good, course: short }));
+  t.throws(() => readProfileConfidence(join(dir, 'short.json')), /course\.default must be/, 'every kind is required');
+  writeFileSync(join(dir, 'extra.json'), JSON.stringify({ ...good, cuisine: { ...raw.cuisine, guessed: 0.5 } }));
+  t.throws(() => readProfileConfidence(join(dir, 'extra.json')), /unknown sources guessed/, 'an unknown kind is refused');
 });

@@ -51,6 +51,8 @@ const ALLOWED: Readonly<Record<string, { readonly entries: number; readonly why:
   'nonfood.ts:LEXICAL_CUE_NAMES': { entries: 13, why: 'input feature names of the non-food head' },
   'search-relevance.ts:MENU_CONTEXT_FIELDS': { entries: 6, why: 'field names of the fitted menu rule of search' },
   'search-relevance.ts:FALLBACK_FIELDS': { entries: 5, why: 'field names of the fitted fallback rule of search' },
+  'profile-confidence.ts:COURSE_SOURCES': { entries: 6, why: 'the kinds of course reading whose confidence profile-sources.json holds' },
+  'profile-confidence.ts:CUISINE_SOURCES': { entries: 6, why: 'the kinds of cuisine reading whose confidence profile-sources.json holds' },
   // Script tables: letters, not words.
   'knowledge/transliterate.ts:CONSONANTS': { entries: 45, why: 'Devanagari consonant letters and their Latin spelling (45: the three Devanagari keeps for Tamil and Malayalam)' },
   'knowledge/transliterate.ts:NUKTA_FORMS': { entries: 11, why: 'Devanagari nukta letters (11: the decomposed forms of those three)' },

@@ -215,7 +215,7 @@ t.test('menuSections: an open item takes the course of the section it is listed 
   // A café's shakes: the house names between "Banana Shake" and the coffees say nothing of their course themselves.
   const menu = ['Paneer Tikka', 'Veg Biryani', 'Cold Coffee', 'Masala Chai', 'Oreo n Oreo', 'Lotus Biscoff', 'Banana Shake', 'Strawberry Shake', 'Dal Makhani'];
   const profiles = menu.map(item);
-  const open = menu.filter((_, i) => profiles[i]!.profile.courseConfidence < 0.5);
+  const open = menu.filter((_, i) => profiles[i]!.profile.courseConfidence < ranker.menu.openCourse);
   t.ok(open.includes('Oreo n Oreo') && open.includes('Lotus Biscoff'), `the house names are open: ${open.join(', ')}`);
   const sections = menuSections(profiles).map((s) => s?.course ?? null);
   t.equal(sections[menu.indexOf('Oreo n Oreo')], 'beverage', 'between drinks, a drink');
@@ -274,7 +274,7 @@ t.test('rankSearch: the dish a query names, holding its words, comes before the 
 t.test('menuSections: a house name among the coolers is a cold drink, not an answer to a hot one', async (t) => {
   const menu = ['Lime Mint Cooler', 'Mojito Mint', 'Blue Angel', 'Lime Soda', 'Ginger Lime Soda', 'Chocolate Ice Cream'];
   const profiles = menu.map(item);
-  t.ok(profiles[2]!.profile.courseConfidence < 0.5, 'the house name says nothing of its course');
+  t.ok(profiles[2]!.profile.courseConfidence < ranker.menu.openCourse, 'the house name says nothing of its course');
   t.same(menuSections(profiles)[2], { course: 'beverage', tags: ['cold_drink'] });
   const cosines = menu.map((s) => (s === 'Blue Angel' ? 0.55 : 0.4));
   const got = rankSearch(understand('garam chai'), profiles, cosines, 10).results.filter((r) => !r.is_fallback).map((r) => menu[r.index]);

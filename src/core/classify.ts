@@ -9,6 +9,7 @@ import { cuisineCue } from './knowledge/cues.js';
 import { CONFIDENT_DISH_SCORE } from './knowledge/lookup.js';
 import type { Services } from './services.js';
 import { roundScore } from './number-format.js';
+import { cuisineConfidenceOf } from './profile-confidence.js';
 
 /**
  * Cuisine classification: one of the 19 labels, or `uncertain`.
@@ -340,7 +341,7 @@ export function predictCuisines(
     }
     // Without a head, only a strong cue that no other deciding cue contradicts answers.
     if (cue.value !== null && cue.strong && cue.agreeing) return { cuisine: cue.value, confidence: cuisineSourceConfidence().cue, source: 'cue' };
-    return { cuisine: 'uncertain', confidence: roundScore(cue.confidence), source: 'none' };
+    return { cuisine: 'uncertain', confidence: roundScore(cuisineConfidenceOf(null, cue)), source: 'none' };
   });
 }
 

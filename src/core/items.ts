@@ -4,6 +4,7 @@ import { CONFIDENT_DISH_SCORE, type ComboMatch, type DishMatch } from './knowled
 import { dietOf, type DietCue, type DietMarkers, type MenuTextCues } from './knowledge/cues.js';
 import { differingWords } from './dish-words.js';
 import { isCombo } from './variants.js';
+import { courseConfidenceOf, cuisineConfidenceOf } from './profile-confidence.js';
 
 /**
  * What we know about one cleaned menu text, from the knowledge base: the dish it names (when it resolves), and its
@@ -84,12 +85,12 @@ export function readProfile(k: Knowledge, text: ProfileSource): ItemProfile {
     eggByRecipeOnly: diet === 'egg' && trustDish && cues.diet.value === 'unknown',
     protein,
     course: dish ? dish.course : cues.course.value,
-    courseConfidence: dish ? (match!.how === 'exact' ? 0.95 : 0.8) : cues.course.confidence,
+    courseConfidence: courseConfidenceOf(dish ? match!.how : null, cues.course),
     courseKnown: dish !== null || cues.course.named,
     courseSure: dish !== null || cues.course.agreed,
     comesWith: cues.course.comesWith.filter((c) => c !== (dish ? dish.course : cues.course.value)),
     cuisine: dish ? dish.cuisine : cues.cuisine.value,
-    cuisineConfidence: dish ? (match!.how === 'exact' ? 0.95 : 0.8) : cues.cuisine.confidence,
+    cuisineConfidence: cuisineConfidenceOf(dish ? match!.how : null, cues.cuisine),
     markers: text.markers,
     dishWords: text.dishWords,
   };

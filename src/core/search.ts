@@ -753,7 +753,7 @@ export function usualCourse(profiles: readonly ItemProfile[], rule: MenuContextR
 function fallback(k: Knowledge, q: QueryUnderstanding, items: readonly SearchItem[], scored: readonly SearchCandidate[], rule: FallbackRule, topK: number): SearchOutcome['results'] {
   // A query that only rules tags out names them, not a course: it is offered food.
   const onlyOut = rulesOutOnly(q);
-  const wanted = onlyOut ? 'food' : q.course ? courseGroup(q.course) : q.profile.dish ? courseGroup(q.profile.dish.course) : q.query.cues.course.confidence >= rule.courseCue ? courseGroup(q.query.cues.course.value) : 'food';
+  const wanted = onlyOut ? 'food' : q.course ? courseGroup(q.course) : q.profile.dish ? courseGroup(q.profile.dish.course) : q.profile.courseConfidence >= rule.courseCue ? courseGroup(q.query.cues.course.value) : 'food';
   // A query naming a dish of a cuisine the menu does not serve (sushi at a dosa place) gets no fallback at all.
   // Only a dish the query names exactly says its cuisine: a loose resolution ("soup" read as Tortilla Soup) must not
   // shut the fallback out of every soup of another kitchen.

@@ -614,7 +614,9 @@ function byPart<V>(
 
 /** A course reading; `named` when a course word was read (without one the answer is main by default); `agreed` when
  * every course word of the name's first part names the course it reads (not a combo's main, not the default). */
-export interface CourseCue extends Cue<Course> {
+export interface CourseCue extends Omit<Cue<Course>, 'confidence'> {
+  /** What the reading rests on (its confidence is measured per kind: profile-confidence.ts). */
+  readonly source: 'combo' | 'words_agreed' | 'words_mixed' | 'default';
   readonly named: boolean;
   readonly agreed: boolean;
   /** The courses a combo read as its main also brings ("Shahi Paneer with 4 Tawa Roti" brings bread); empty for
@@ -624,7 +626,7 @@ export interface CourseCue extends Cue<Course> {
 
 function courseFromTokens(tokens: readonly CueToken[], lex: CueLexicons): CourseCue {
   const parts = byPart(tokens, matchKeywords(lex.course, tokens), 'seg');
-  if (parts.length === 0) return { value: 'main', confidence: 0.3, evidence: [], named: false, agreed: false, comesWith: [] };
+  if (parts.length === 0) return { value: 'main', source: 'default', evidence: [], named: false, agreed: false, comesWith: [] };
   const heads = parts.map((p) => p[p.length - 1]!);
   // A combo ("Burger + Fries + Coke", "Biryani with Raita") is sold as the main it contains; so is one that leads with
   // a dish no course word names, joined to a bread or a side ("Shahi Paneer with 4 Tawa Roti", "Paneer Royale + Fries
@@ -632,18 +634,18 @@ function courseFromTokens(tokens: readonly CueToken[], lex: CueLexicons): Course
   const leadUnnamed = tokens[parts[0]![0]!.start]!.dish > 0 && tokens.filter((t) => t.dish === 0 && /\p{L}/u.test(t.word)).length > 1;
   if ((heads.length > 1 && heads.some((h) => h.value === 'main')) || (leadUnnamed && heads.some((h) => h.value === 'bread' || h.value === 'side'))) {
     const comesWith = [...new Set(heads.map((h) => h.value))].filter((c) => c !== 'main');
-    return { value: 'main', confidence: 0.75, evidence: heads.map((h) => h.keyword), named: true, agreed: false, comesWith };
+    return { value: 'main', source: 'combo', evidence: heads.map((h) => h.keyword), named: true, agreed: false, comesWith };
   }
   const first = parts[0]!;
   const head = heads[0]!;
   const agreed = first.every((m) => m.value === head.value);
-  return { value: head.value, confidence: agreed ? 0.85 : 0.7, evidence: first.map((m) => m.keyword), named: true, agreed, comesWith: [] };
+  return { value: head.value, source: agreed ? 'words_agreed' : 'words_mixed', evidence: first.map((m) => m.keyword), named: true, agreed, comesWith: [] };
 }
 
 /**
  * The course a menu-item text names: main, side, bread, dessert or beverage. The last course word of the first
  * part decides ("Chicken Tikka" → side, "Chicken Tikka Masala" → main, "Chocolate Shake" → beverage, "Garlic Bread"
- * → side); a combo with a main in it is a main. With no course word at all the answer is main at confidence 0.3.
+ * → side); a combo with a main in it is a main. With no course word at all the answer is main by default.
  */
 export function categoryOf(lex: CueLexicons, text: string): CourseCue {
   return courseFromTokens(tokenizeMenuText(text, lex.boundaries), lex);
@@ -651,23 +653,21 @@ export function categoryOf(lex: CueLexicons, text: string): CourseCue {
 
 /** A cuisine reading, with what it rests on: a strong cue (a dish form or cuisine name) or only weak ones, and whether
  * the deciding cues agree. */
-export interface CuisineCue extends Cue<Cuisine | null> {
+export interface CuisineCue extends Omit<Cue<Cuisine | null>, 'confidence'> {
   readonly strong: boolean;
   readonly agreeing: boolean;
 }
 
 function cuisineFromTokens(tokens: readonly CueToken[], lex: CueLexicons): CuisineCue {
   const parts = byPart(tokens, matchKeywords(lex.cuisine, tokens), 'dish');
-  if (parts.length === 0) return { value: null, confidence: 0, evidence: [], strong: false, agreeing: false };
+  if (parts.length === 0) return { value: null, evidence: [], strong: false, agreeing: false };
   const first = parts[0]!;
   const strong = first.filter((m) => m.value.strength === 'strong');
   const deciding = strong.length > 0 ? strong : first;
   const head = deciding[deciding.length - 1]!;
   const disagree = deciding.some((m) => m.value.cuisine !== head.value.cuisine);
-  const confidence = strong.length > 0 ? (disagree ? 0.65 : 0.85) : disagree ? 0.3 : 0.5;
   return {
     value: head.value.cuisine,
-    confidence,
     evidence: first.map((m) => m.keyword),
     strong: strong.length > 0,
     agreeing: !disagree,
