@@ -3,7 +3,7 @@ import { vegOrNot, type ItemProfile } from './items.js';
 import type { MenuText } from './menu-text.js';
 import { COURSES, cuisineRelation, type Course, type Cuisine, type CuisineTable, type Knowledge } from './knowledge/index.js';
 import { literalAlternatives } from './knowledge/words.js';
-import { DEFAULT_COSINE_THRESHOLD, judgePairs, type PairPrecision } from './match.js';
+import { DEFAULT_COSINE_THRESHOLD, MATCH_COSINE_GATE, judgePairs, type PairPrecision } from './match.js';
 import { judgeNonFood } from './nonfood.js';
 import type { Services } from './services.js';
 import type { RemovedNoise } from './text/clean.js';
@@ -84,8 +84,6 @@ export interface ItemFacts {
 
 /** Each further suggestion of one category is worth this share of the one before (a list spread over categories). */
 const REPEAT_DECAY = 0.85;
-/** Candidate pairs below this cosine skip the same-dish judgement (far below any match threshold). */
-const SAME_DISH_GATE = 0.5;
 
 /** The words of a rice or noodle main (lexicon/no_bread_words.txt), as whole words of a cleaned name. */
 function noBreadPattern(k: Knowledge): RegExp {
@@ -228,15 +226,15 @@ function sameByName(a: ItemFacts, b: ItemFacts): boolean {
 }
 
 /**
- * For each candidate pair (i, j) with cosine ≥ SAME_DISH_GATE, the /match precision stage's verdict; pairs that
- * agree by name are the same dish without asking.
+ * For each candidate pair (i, j) with cosine ≥ MATCH_COSINE_GATE, the /match precision stage's verdict (below its own
+ * gate the judge answers "different" unless the names agree); pairs that agree by name are the same dish without asking.
  */
 async function sameDishPairs(
   k: Knowledge,
   precision: PairPrecision,
   pairs: readonly (readonly [ItemFacts, ItemFacts, number])[],
 ): Promise<boolean[]> {
-  const judged = pairs.map(([a, b, cos]) => (sameByName(a, b) ? true : cos >= SAME_DISH_GATE ? null : false));
+  const judged = pairs.map(([a, b, cos]) => (sameByName(a, b) ? true : cos >= MATCH_COSINE_GATE ? null : false));
   const ask = judged.flatMap((j, k) => (j === null ? [k] : []));
   if (ask.length > 0) {
     const verdicts = await judgePairs(
