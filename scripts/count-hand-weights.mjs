@@ -7,7 +7,10 @@
 // response writes numbers, time units). Positions are not decisions: an index into a row, a match or a word list
 // (cells[2], m[1], words[i + 2]) is left out. What a fitted model reads from a JSON file is not counted: that is the
 // point of fitting.
-//   node scripts/count-hand-weights.mjs [--by-file | --lines]
+// A second count narrows that to weights and cut-offs: lines holding a fractional literal (0.85, .5, 1e-3), which
+// leaves out the whole numbers of lengths, counts and caps (words.length < 2, a cap of 24 candidates) that the first
+// count still holds.
+//   node scripts/count-hand-weights.mjs [--by-file | --lines] [--fractional]
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +40,10 @@ function codeOnly(src) {
 }
 
 const NUMBER = /(?<![\w.$])(\d+\.\d*|\.\d+|\d+(?:e-?\d+)?)(?![\w.])/g;
+const FRACTIONAL = (x) => !Number.isInteger(x);
+const onlyFractional = process.argv.includes('--fractional');
 const byFile = new Map();
+let fractionalLines = 0;
 for (const path of files(join(root, 'src', 'core'))) {
   const rel = relative(root, path);
   if (skip(rel)) continue;
@@ -49,10 +55,13 @@ for (const path of files(join(root, 'src', 'core'))) {
     const numbers = [...line.matchAll(NUMBER)].map((m) => Number(m[1])).filter((x) => x !== 0 && x !== 1);
     if (numbers.length === 0) return;
     n++;
-    if (process.argv.includes('--lines')) console.log(`${rel}:${i + 1}: ${original[i].trim()}`);
+    const fractional = numbers.some(FRACTIONAL);
+    if (fractional) fractionalLines++;
+    if (process.argv.includes('--lines') && (!onlyFractional || fractional)) console.log(`${rel}:${i + 1}: ${original[i].trim()}`);
   });
   if (n > 0) byFile.set(rel, n);
 }
 const total = [...byFile.values()].reduce((a, b) => a + b, 0);
 if (process.argv.includes('--by-file')) for (const [f, n] of [...byFile].sort((a, b) => b[1] - a[1])) console.log(`${String(n).padStart(4)} ${f}`);
 console.log(`${total} lines of src/core hold a hand-set number (accounts, errors and engineering aside)`);
+console.log(`${fractionalLines} of them hold a fractional one (a weight or a cut-off rather than a length, count or cap)`);
