@@ -50,6 +50,7 @@ const FLOORS = Array.from({ length: 18 }, (_, i) => 0.05 + 0.05 * i); // 0.05 â€
 const BANDS = Array.from({ length: 10 }, (_, i) => 0.1 + 0.1 * i); // 0.1 â€¦ 1.0
 const TOP_K = 10;
 
+const { PROFILE_SOURCES_PATH } = await import(dist('src/core/profile-confidence.js'));
 const services = new Services(loadConfig({ ...process.env, PORT: '0' }));
 await services.ready;
 const k = services.knowledge;
@@ -516,7 +517,8 @@ const file = {
   menu: menuRule,
   fallback: fallbackRule,
   fitted_by: 'scripts/fit-search-ranker.mjs',
-  data: { sets: setNames, queries: queries.length, sha256: dataSha256 },
+  // The menu and fallback cut-offs are levels of the profile confidences: a refit of those moves them (models.test.ts).
+  data: { sets: setNames, queries: queries.length, sha256: dataSha256, profile_sources_sha256: createHash('sha256').update(readFileSync(PROFILE_SOURCES_PATH)).digest('hex') },
   l2: bestLambda,
   metrics: {
     development_fit: { ndcg_at_10: +gates.s.ndcg.toFixed(4), no_match_correct: +gates.s.noMatch.toFixed(4), result_precision: +gates.s.precision.toFixed(4) },

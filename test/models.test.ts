@@ -7,7 +7,7 @@ import { REPO_ROOT } from '../src/core/paths.js';
 import { CLASSIFIER_DIR, CUISINE_SOURCES_FORMAT, CUISINE_SOURCES_PATH, readCuisineSourceConfidence } from '../src/core/classify.js';
 import { MENU_VECTOR_PATH, readMenuVectorSpec } from '../src/core/menu-vector.js';
 import { COSINE_CALIBRATION_PATH, MATCH_GATES_FORMAT, MATCH_GATES_PATH, readCosineCalibration, readMatchGates } from '../src/core/match.js';
-import { readSearchRanker } from '../src/core/search-relevance.js';
+import { SEARCH_RANKER_PATH, readSearchRanker } from '../src/core/search-relevance.js';
 import { COURSE_SOURCES, CUISINE_SOURCES, PROFILE_SOURCES_FORMAT, PROFILE_SOURCES_PATH, readProfileConfidence } from '../src/core/profile-confidence.js';
 
 // The tuned models are committed artifacts: each delta (models/deltas/<id>/delta.safetensors) beside its recipe and
@@ -193,4 +193,7 @@ t.test("a profile's course and cuisine confidence is the measured share right of
   t.throws(() => readProfileConfidence(join(dir, 'short.json')), /course\.default must be/, 'every kind is required');
   writeFileSync(join(dir, 'extra.json'), JSON.stringify({ ...good, cuisine: { ...raw.cuisine, guessed: 0.5 } }));
   t.throws(() => readProfileConfidence(join(dir, 'extra.json')), /unknown sources guessed/, 'an unknown kind is refused');
+  // /search's menu and fallback rules cut at these levels: the committed ranker was fitted on the committed ones.
+  const ranker = JSON.parse(readFileSync(SEARCH_RANKER_PATH, 'utf8')) as { data: { profile_sources_sha256?: string } };
+  t.equal(ranker.data.profile_sources_sha256, createHash('sha256').update(readFileSync(PROFILE_SOURCES_PATH)).digest('hex'), 'refit the search ranker after the profile confidences');
 });
