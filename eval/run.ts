@@ -104,6 +104,27 @@ async function evalEmbeddings(kit: EvalKit, sets: EvalSets, label: string): Prom
       metric(`dim_recall_at_10_${dim}`, hit / (queries.length * 10), `384-d neighbours kept at ${dim}, 200 queries over 2000 real menu names; PCA learned from knowledge/ names`);
     }
   });
+
+  // How far a vector depends on the texts it was encoded with (docs/embed.md, Repeatability): the int8 encoder
+  // quantises each run's activations with one scale. Each name encoded alone against the same name encoded in one
+  // request of all of them (runs as the batcher makes them), with no cache to hide the difference.
+  await section('embed_batch_repeatability', async () => {
+    if (!sharedAvailable()) throw new Error('../shared/data missing');
+    const fresh = new Services(loadConfig({ ...process.env, PORT: '0', MENU_CACHE_BYTES: '0' }));
+    try {
+      await fresh.ready;
+      const enc = fresh.requireEncoder();
+      const names = sample([...new Set(realMenuItems().map((x) => fresh.cleaner.clean(x.name).text))], 1000, 13);
+      const together = await enc.encode(names, 384);
+      const cosines: number[] = [];
+      for (let i = 0; i < names.length; i++) cosines.push(dot((await enc.encode([names[i]!], 384))[0]!, together[i]!));
+      cosines.sort((x, y) => x - y);
+      const identical = cosines.filter((c) => c >= 1 - 1e-6).length;
+      metric('embed_batch_repeatability', cosines[0]!, `least cosine of a name encoded alone to itself encoded among ${names.length} real menu names (runs of up to ${fresh.config.batchMaxItems}); 1st percentile ${cosines[Math.floor(cosines.length / 100)]!.toFixed(4)}, median ${cosines[cosines.length >> 1]!.toFixed(4)}, identical ${identical}`);
+    } finally {
+      await fresh.close();
+    }
+  });
 }
 
 /** The metrics printed for both sides, development beside held-out. */
