@@ -6,6 +6,7 @@ import {
   categoryOf,
   cuisineCue,
   dietOf,
+  flavourReadingOf,
   loadCueLexicons,
   menuTextCues,
   proteinOf,
@@ -655,6 +656,22 @@ t.test('cuisineCue: strong beats weak, the last strong cue is the dish form', as
   t.equal(fusion.value, 'South Indian');
   t.ok(fusion.strong && !fusion.agreeing, 'two strong cues of different cuisines disagree');
   t.equal(cuisineCue(lex, 'Chef Special').value, null);
+});
+
+t.test('flavourReadingOf: a flavour word after a negator is what the item is not', async (t) => {
+  const negators = new Set(['non', 'less', 'no', 'not', 'without']);
+  const read = (text: string) => {
+    const r = flavourReadingOf(lex, text, negators);
+    return [[...r.tags].sort(), [...r.negated].sort()];
+  };
+  t.same(read('Veg Momo in Tomato Garlic Sauce (Non Spicy)'), [[], ['spicy']]);
+  t.same(read('Paneer Tikka (Less Spicy)'), [['grilled'], ['spicy']]);
+  t.same(read('Spicy Paneer'), [['spicy'], []], 'no negator: the tag stands');
+  t.same(read('Chatpata Paneer Momo (Non Spicy)')[1], ['spicy'], 'said outright, it wins over a word that suggests it');
+  t.notOk(read('Chatpata Paneer Momo (Non Spicy)')[0]!.includes('spicy'));
+  t.same(read('Less Sweet Lassi')[0], ['cold_drink'], 'a negator turns round its next word, not the dish a phrase names');
+  t.same(read('Non Veg Spicy Platter'), [['spicy'], []], 'the negator must stand right before the flavour word');
+  t.same(flavourReadingOf(lex, 'Paneer (Non Spicy)', new Set()).negated, new Set(), 'no negators, nothing turned round');
 });
 
 // ---------------------------------------------------------------------------------------------------------------

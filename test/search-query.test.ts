@@ -5,6 +5,7 @@ import {
   menuSections as menuSectionsIn,
   rankSearch as rankSearchIn,
   rulesOutOnly,
+  searchItems,
   understandQuery,
   usualCourse,
   type QueryUnderstanding,
@@ -64,6 +65,18 @@ t.test('rankSearch: a query that only rules tags out is answered by the food kno
   const got = rankSearch(understand('not sweet'), menu.map(item), [-0.55, -0.5, -0.2, -0.25, -0.3, -0.4], 10).results.map((r) => menu[r.index]);
   t.ok(got.length > 0, 'answered, not empty');
   t.same([...got].sort(), ['French Fries', 'Paneer Pakora'], 'savoury food the knowledge base knows: no sweet, no drink, no unknown item');
+});
+
+t.test('searchItems: a name that says it is not spicy is not spicy, whatever its dish or its other words', async (t) => {
+  const q = understand('veg momos non spicy');
+  t.same(q.avoid, ['spicy']);
+  const menu = ['Chilli Paneer', 'Chilli Paneer (Non Spicy)', 'Chatpata Paneer Momo (Non Spicy)', 'Chatpata Paneer Momo', 'Paneer Tikka (Less Spicy)'];
+  const items = searchItems(knowledge, q, menu.map(item), ranker.menu);
+  const spicy = menu.filter((_, i) => items[i]!.tags.has('spicy'));
+  t.same(spicy, ['Chilli Paneer', 'Chatpata Paneer Momo'], `only the names that do not turn it round: ${spicy.join(', ')}`);
+  // Through rankSearch, at equal cosines: the item that says it is not spicy answers a query that rules spicy out first.
+  const got = rankSearch(understand('non spicy chatpata paneer momo'), [item('Chatpata Paneer Momo'), item('Chatpata Paneer Momo (Non Spicy)')], [0.7, 0.7], 2).results.map((r) => r.index);
+  t.equal(got[0], 1, 'the non-spicy momo first');
 });
 
 t.test('rankSearch: a protein kind named by its own name is held by the dishes of its proteins', async (t) => {

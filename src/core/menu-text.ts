@@ -1,7 +1,7 @@
 import type { Knowledge } from './knowledge/index.js';
 import { nameKey, type Dish, type Tag } from './knowledge/dishes.js';
 import type { ComboMatch, DishMatch } from './knowledge/lookup.js';
-import { dietMarkers, flavourTagsOf, menuTextCues, tokenizeMenuText, type CueToken, type DietMarkers, type MenuTextCues } from './knowledge/cues.js';
+import { dietMarkers, flavourReadingOf, menuTextCues, type FlavourReading, tokenizeMenuText, type CueToken, type DietMarkers, type MenuTextCues } from './knowledge/cues.js';
 import { toEnglishFoodWords } from './knowledge/translate.js';
 import type { Correction, RemovedNoise } from './text/clean.js';
 import { dishWordsOfKey } from './dish-words.js';
@@ -84,9 +84,14 @@ export class MenuText {
     return this.reading.cues;
   }
 
-  /** The tags the cleaned text's own words give it (lexicon/flavours.tsv). */
+  /** The tags the cleaned text's own words give it (lexicon/flavours.tsv), those it turns round aside. */
   get flavourTags(): ReadonlySet<Tag> {
-    return this.reading.flavourTags;
+    return this.reading.flavour.tags;
+  }
+
+  /** The tags the cleaned text says it is not ("(Non Spicy)"): neither its words nor its dish give it these. */
+  get negatedFlavourTags(): ReadonlySet<Tag> {
+    return this.reading.flavour.negated;
   }
 
   /** Egg-free and veg / non-veg markers of the cleaned text. */
@@ -185,7 +190,7 @@ class NameReading {
   private singularsValue: readonly string[] | undefined;
   private englishValue: string | undefined;
   private cuesValue: MenuTextCues | undefined;
-  private flavourValue: ReadonlySet<Tag> | undefined;
+  private flavourValue: FlavourReading | undefined;
   private markersValue: DietMarkers | undefined;
   private dishValue: DishMatch | null | undefined;
   private comboValue: ComboMatch | null | undefined;
@@ -222,8 +227,8 @@ class NameReading {
     return (this.cuesValue ??= menuTextCues(this.k.cues, this.text));
   }
 
-  get flavourTags(): ReadonlySet<Tag> {
-    return (this.flavourValue ??= new Set(flavourTagsOf(this.k.cues, this.text)));
+  get flavour(): FlavourReading {
+    return (this.flavourValue ??= flavourReadingOf(this.k.cues, this.text, this.k.words.queryNegators));
   }
 
   get markers(): DietMarkers {

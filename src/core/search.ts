@@ -607,6 +607,12 @@ function mainDishOf(text: MenuText): Dish | null {
   return combo && combo.names.length > 1 ? (combo.main?.dish ?? null) : null;
 }
 
+/** An item's tags less those its own name turns round: a curry the knowledge base files as spicy, sold "Non Spicy". */
+function withoutNegated(tags: Set<Tag>, text: MenuText): Set<Tag> {
+  for (const t of text.negatedFlavourTags) tags.delete(t);
+  return tags;
+}
+
 /** The items (read once: parseMenuText) as search scores them for the query, courses read from the menu by `menu`. */
 export function searchItems(k: Knowledge, q: QueryUnderstanding, texts: readonly MenuText[], menu: MenuContextRule): SearchItem[] {
   const profiles = texts.map((t) => t.profile);
@@ -637,7 +643,7 @@ export function searchItems(k: Knowledge, q: QueryUnderstanding, texts: readonly
       // The sized pizza's words are its name's with "pizza" (cached like any name's, equivalents included).
       words: itemWordsOf(sizedPizza ? parseCleanedText(k, `${p.text} pizza`) : text),
       // A food combo ("Butter Chicken + 3 Roti + Green Salad", "Mutton Thali Meal") is a filling meal whatever its dish.
-      tags: new Set<Tag>([...(dish?.tags ?? []), ...namedTags, ...(text.isCombo && courseGroup(p.course) === 'food' ? ['filling' as const] : [])]),
+      tags: withoutNegated(new Set<Tag>([...(dish?.tags ?? []), ...namedTags, ...(text.isCombo && courseGroup(p.course) === 'food' ? ['filling' as const] : [])]), text),
       namedTags,
       serving: q.serving === null ? null : text.serving,
       // Read only where the relevance features read it: a query that names words and no serving.
@@ -713,7 +719,7 @@ export interface MenuSection {
 export function menuSections(texts: readonly MenuText[], rule: MenuContextRule): (MenuSection | null)[] {
   const profiles = texts.map((t) => t.profile);
   const sure = (k: number): boolean => profiles[k]!.courseConfidence >= rule.sureCourse;
-  const tagsOf = (k: number): ReadonlySet<Tag> => new Set([...(profiles[k]!.dish?.tags ?? []), ...texts[k]!.flavourTags]);
+  const tagsOf = (k: number): ReadonlySet<Tag> => withoutNegated(new Set([...(profiles[k]!.dish?.tags ?? []), ...texts[k]!.flavourTags]), texts[k]!);
   return profiles.map((p, i) => {
     if (p.courseConfidence >= rule.openCourse) return null;
     const seenAt: number[] = [];

@@ -710,6 +710,38 @@ export function menuTextCues(lex: CueLexicons, text: string): MenuTextCues {
  * "Schezwan Margherita" spicy, "Black Current Shake" fruity and a cold drink. Search adds them to the tags of the dish
  * the item resolves to, so an unresolved house name still answers "something fruity".
  */
+/** The tags a text's flavour words give it, and the tags it turns round: a flavour word right after a negator in the
+ * same part of the name ("Momo in Garlic Sauce (Non Spicy)", "Less Spicy") says the item is not that. */
+export interface FlavourReading {
+  readonly tags: ReadonlySet<Tag>;
+  readonly negated: ReadonlySet<Tag>;
+}
+
+/** `negators`: the words that turn a phrase after them round (lexicon/query_words.tsv `negator`, as queries read them). */
+export function flavourReadingOf(lex: CueLexicons, text: string, negators: ReadonlySet<string>): FlavourReading {
+  const tokens = tokenizeMenuText(text, lex.boundaries);
+  const tags = new Set<Tag>();
+  const negated = new Set<Tag>();
+  const add = (into: Set<Tag>, from: readonly CueToken[]): void => {
+    for (const m of matchKeywords(lex.flavour, from)) for (const t of m.value) into.add(t);
+  };
+  for (const m of matchKeywords(lex.flavour, tokens)) {
+    const before = m.start > 0 ? tokens[m.start - 1]! : null;
+    if (before === null || before.seg !== tokens[m.start]!.seg || !negators.has(before.word)) {
+      for (const t of m.value) tags.add(t);
+    } else {
+      // The negator turns round the word after it, not the dish its words name together: "Less Sweet Lassi" is not
+      // sweet and is still a cold drink.
+      add(negated, tokens.slice(m.start, m.start + 1));
+      add(tags, tokens.slice(m.start + 1, m.end));
+    }
+  }
+  // A name that says what it is not is taken at its word, whatever its other words suggest ("Chatpata Paneer Momo
+  // (Non Spicy)").
+  for (const t of negated) tags.delete(t);
+  return { tags, negated };
+}
+
 export function flavourTagsOf(lex: CueLexicons, text: string): readonly Tag[] {
   const found = new Set<Tag>();
   for (const m of matchKeywords(lex.flavour, tokenizeMenuText(text, lex.boundaries))) for (const t of m.value) found.add(t);
