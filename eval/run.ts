@@ -110,7 +110,8 @@ async function evalEmbeddings(kit: EvalKit, sets: EvalSets, label: string): Prom
   // request of all of them (runs as the batcher makes them), with no cache to hide the difference.
   await section('embed_batch_repeatability', async () => {
     if (!sharedAvailable()) throw new Error('../shared/data missing');
-    const fresh = new Services(loadConfig({ ...process.env, PORT: '0', MENU_CACHE_BYTES: '0' }));
+    // The encoder alone: no cache, no cross-encoders (this measures the vectors, nothing downstream of them).
+    const fresh = new Services(loadConfig({ ...process.env, PORT: '0', MENU_CACHE_BYTES: '0', MENU_RERANKERS: 'off' }));
     try {
       await fresh.ready;
       const enc = fresh.requireEncoder();

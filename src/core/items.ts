@@ -76,6 +76,7 @@ export function readProfile(k: Knowledge, text: ProfileSource): ItemProfile {
       protein ??= worst.protein;
     }
   }
+  const course = dish ? dish.course : cues.course.value;
   const profile: ItemProfile = {
     text: cleanedText,
     dish,
@@ -84,11 +85,11 @@ export function readProfile(k: Knowledge, text: ProfileSource): ItemProfile {
     diet,
     eggByRecipeOnly: diet === 'egg' && trustDish && cues.diet.value === 'unknown',
     protein,
-    course: dish ? dish.course : cues.course.value,
+    course,
     courseConfidence: courseConfidenceOf(dish ? match!.how : null, cues.course),
     courseKnown: dish !== null || cues.course.named,
     courseSure: dish !== null || cues.course.agreed,
-    comesWith: cues.course.comesWith.filter((c) => c !== (dish ? dish.course : cues.course.value)),
+    comesWith: cues.course.comesWith.filter((c) => c !== course),
     cuisine: dish ? dish.cuisine : cues.cuisine.value,
     cuisineConfidence: cuisineConfidenceOf(dish ? match!.how : null, cues.cuisine),
     markers: text.markers,

@@ -616,7 +616,7 @@ function byPart<V>(
  * every course word of the name's first part names the course it reads (not a combo's main, not the default). */
 export interface CourseCue extends Omit<Cue<Course>, 'confidence'> {
   /** What the reading rests on (its confidence is measured per kind: profile-confidence.ts). */
-  readonly source: 'combo' | 'words_agreed' | 'words_mixed' | 'default';
+  readonly source: CourseCueSource;
   readonly named: boolean;
   readonly agreed: boolean;
   /** The courses a combo read as its main also brings ("Shahi Paneer with 4 Tawa Roti" brings bread); empty for
@@ -624,9 +624,16 @@ export interface CourseCue extends Omit<Cue<Course>, 'confidence'> {
   readonly comesWith: readonly Course[];
 }
 
+type CourseCueSource = 'combo' | 'words_agreed' | 'words_mixed' | 'default';
+
+/** `named` and `agreed` follow from the source, so they cannot say otherwise. */
+function courseCue(value: Course, source: CourseCueSource, evidence: readonly string[], comesWith: readonly Course[] = []): CourseCue {
+  return { value, source, evidence, named: source !== 'default', agreed: source === 'words_agreed', comesWith };
+}
+
 function courseFromTokens(tokens: readonly CueToken[], lex: CueLexicons): CourseCue {
   const parts = byPart(tokens, matchKeywords(lex.course, tokens), 'seg');
-  if (parts.length === 0) return { value: 'main', source: 'default', evidence: [], named: false, agreed: false, comesWith: [] };
+  if (parts.length === 0) return courseCue('main', 'default', []);
   const heads = parts.map((p) => p[p.length - 1]!);
   // A combo ("Burger + Fries + Coke", "Biryani with Raita") is sold as the main it contains; so is one that leads with
   // a dish no course word names, joined to a bread or a side ("Shahi Paneer with 4 Tawa Roti", "Paneer Royale + Fries
@@ -634,12 +641,12 @@ function courseFromTokens(tokens: readonly CueToken[], lex: CueLexicons): Course
   const leadUnnamed = tokens[parts[0]![0]!.start]!.dish > 0 && tokens.filter((t) => t.dish === 0 && /\p{L}/u.test(t.word)).length > 1;
   if ((heads.length > 1 && heads.some((h) => h.value === 'main')) || (leadUnnamed && heads.some((h) => h.value === 'bread' || h.value === 'side'))) {
     const comesWith = [...new Set(heads.map((h) => h.value))].filter((c) => c !== 'main');
-    return { value: 'main', source: 'combo', evidence: heads.map((h) => h.keyword), named: true, agreed: false, comesWith };
+    return courseCue('main', 'combo', heads.map((h) => h.keyword), comesWith);
   }
   const first = parts[0]!;
   const head = heads[0]!;
   const agreed = first.every((m) => m.value === head.value);
-  return { value: head.value, source: agreed ? 'words_agreed' : 'words_mixed', evidence: first.map((m) => m.keyword), named: true, agreed, comesWith: [] };
+  return courseCue(head.value, agreed ? 'words_agreed' : 'words_mixed', first.map((m) => m.keyword));
 }
 
 /**
@@ -708,10 +715,10 @@ export function menuTextCues(lex: CueLexicons, text: string): MenuTextCues {
 /**
  * The tags an item's own words give it (knowledge/lexicon/flavours.tsv): "Coffee Walnut Ice Cream" is nutty and sweet,
  * "Schezwan Margherita" spicy, "Black Current Shake" fruity and a cold drink. Search adds them to the tags of the dish
- * the item resolves to, so an unresolved house name still answers "something fruity".
+ * the item resolves to, so an unresolved house name still answers "something fruity". And the tags it turns round: a
+ * flavour word right after a negator in the same part of the name ("Momo in Garlic Sauce (Non Spicy)", "Less Spicy")
+ * says the item is not that.
  */
-/** The tags a text's flavour words give it, and the tags it turns round: a flavour word right after a negator in the
- * same part of the name ("Momo in Garlic Sauce (Non Spicy)", "Less Spicy") says the item is not that. */
 export interface FlavourReading {
   readonly tags: ReadonlySet<Tag>;
   readonly negated: ReadonlySet<Tag>;
@@ -742,8 +749,9 @@ export function flavourReadingOf(lex: CueLexicons, text: string, negators: Reado
   return { tags, negated };
 }
 
+const NO_NEGATORS: ReadonlySet<string> = new Set();
+
+/** Every tag the text's flavour words give it, read with no negators (a dish name of the knowledge base). */
 export function flavourTagsOf(lex: CueLexicons, text: string): readonly Tag[] {
-  const found = new Set<Tag>();
-  for (const m of matchKeywords(lex.flavour, tokenizeMenuText(text, lex.boundaries))) for (const t of m.value) found.add(t);
-  return [...found];
+  return [...flavourReadingOf(lex, text, NO_NEGATORS).tags];
 }
