@@ -15,11 +15,11 @@ export async function evalClassify(kit: EvalKit, sets: EvalSets, label: string):
     const rows = sets.cuisine;
     if (rows.length === 0) throw new Error('no labelled cuisines');
     const s = kit.services;
-    const status = classifierStatus(s.modelId);
-    if (sets.side === 'dev') kit.metric('classify_status', status ?? 'null', status ? '' : classifierProblem(s.modelId) ?? '');
+    const status = classifierStatus(s.heads);
+    if (sets.side === 'dev') kit.metric('classify_status', status ?? 'null', status ? '' : classifierProblem(s.heads) ?? '');
     const { texts, vectors } = await s.embedTexts(rows.map((r) => r.text), 384);
     const started = performance.now();
-    const predictions = predictCuisines(s.knowledge, s.modelId, texts, vectors);
+    const predictions = predictCuisines(s.knowledge, s.heads, texts, vectors);
     const ms = performance.now() - started;
 
     let answered = 0;
@@ -70,12 +70,12 @@ export async function evalClassify(kit: EvalKit, sets: EvalSets, label: string):
       const s = kit.services;
       const rows = sets.course;
       const { texts, vectors } = await s.embedTexts(rows.map((r) => r.text), 384);
-      const cuisines = predictCuisines(s.knowledge, s.modelId, texts, vectors);
+      const cuisines = predictCuisines(s.knowledge, s.heads, texts, vectors);
       let category = 0, profile = 0;
       const confusions = new Map<string, number>();
       texts.forEach((t, i) => {
         const truth = rows[i]!.course;
-        const read = suggestCategory(t.profile, t.removed, cuisines[i]!.cuisine, vectors[i]!, s.modelId);
+        const read = suggestCategory(t.profile, t.removed, cuisines[i]!.cuisine, vectors[i]!, s.heads);
         if (read === truth) category++;
         else confusions.set(`${truth} → ${read}`, (confusions.get(`${truth} → ${read}`) ?? 0) + 1);
         if (t.profile.course === truth) profile++;

@@ -12,9 +12,9 @@ export async function evalNonfood(kit: EvalKit, sets: EvalSets, label: string): 
   await kit.section(`nonfood_f1${label}`, async () => {
     const rows = sets.nonfood;
     const s = kit.services;
-    kit.metric(`nonfood_status${label}`, nonFoodStatus(s.modelId) ?? 'null (rules and knowledge base only)');
+    kit.metric(`nonfood_status${label}`, nonFoodStatus(s.heads) ?? 'null (rules and knowledge base only)');
     const { texts, vectors } = await s.embedTexts(rows.map((r) => r.text), 384);
-    const verdicts = judgeNonFood(s.knowledge, s.modelId, texts, vectors);
+    const verdicts = judgeNonFood(s.knowledge, s.heads, texts, vectors);
 
     let tp = 0, fp = 0, fn = 0, rightCategory = 0;
     const perClass = new Map<string, { tp: number; fp: number; fn: number }>();

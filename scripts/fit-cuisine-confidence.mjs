@@ -13,7 +13,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../dist/src/config.js';
 import { Services } from '../dist/src/core/services.js';
-import { CUISINE_SOURCES_FORMAT, CUISINE_SOURCES_PATH, predictCuisines } from '../dist/src/core/classify.js';
+import { predictCuisines } from '../dist/src/core/classify.js';
+import { CUISINE_SOURCES_FORMAT, CUISINE_SOURCES_PATH } from '../dist/src/core/profile-confidence.js';
 import { loadDevSets } from '../dist/eval/sets.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -26,7 +27,7 @@ await services.ready;
 const rows = loadDevSets().cuisine;
 if (rows.length === 0) throw new Error('no development cuisine labels');
 const { texts, vectors } = await services.embedTexts(rows.map((r) => r.text), 384);
-const predictions = predictCuisines(services.knowledge, services.modelId, texts, vectors);
+const predictions = predictCuisines(services.knowledge, services.heads, texts, vectors);
 
 const tally = { dish: [0, 0], fuzzy_dish: [0, 0], cue: [0, 0] };
 predictions.forEach((p, i) => {

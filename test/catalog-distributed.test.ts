@@ -3,6 +3,7 @@
  * encoder, helpers/catalog-worker-fake.ts): its clusters equal a single-process run of the same catalog, and a worker
  * killed with SIGKILL in the middle of a chunk loses nothing: the chunk is run again by another worker.
  */
+import { HeadFiles } from '../src/core/heads.js';
 import t from 'tap';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +21,7 @@ import { redisSkipReason, startRedis } from './helpers/redis.js';
 const knowledge = loadKnowledge();
 /** No cross-encoder: the knowledge base and the committed cosine calibration and gates decide. */
 const precision = { model: null, calibration: readCosineCalibration(), gates: readMatchGates() };
-const deps = (): CatalogDeps => ({ embedder: new CountingEmbedder(), knowledge, precision, headModelId: null });
+const deps = (): CatalogDeps => ({ embedder: new CountingEmbedder(), knowledge, precision, heads: new HeadFiles().for(null) });
 
 /** ~900 rows: dishes × qualifiers × noise, over several restaurants, so chunks, shards and cross-shard pairs all occur. */
 function catalogRows(): string[][] {

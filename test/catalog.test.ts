@@ -3,6 +3,7 @@
  * knowledge base, judge (knowledge-base precision stage), HNSW index and writers. CSV and JSONL input, bad rows,
  * interruption and resume of the embedding store, and agreement with dedupPrepared (the /dedup code) on every pair.
  */
+import { HeadFiles } from '../src/core/heads.js';
 import t from 'tap';
 import { mkdtempSync, readFileSync, existsSync, writeFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +24,7 @@ const knowledge = loadKnowledge();
 const precision = { model: null, calibration: readCosineCalibration(), gates: readMatchGates() };
 
 function deps(embedder = new CountingEmbedder()): CatalogDeps {
-  return { embedder, knowledge, precision, headModelId: null };
+  return { embedder, knowledge, precision, heads: new HeadFiles().for(null) };
 }
 
 function tempDir(t: { teardown(fn: () => void): void }): string {

@@ -5,7 +5,7 @@
 import t from 'tap';
 import { OPERATOR_KEY, call, startTestServer } from './helpers/server.js';
 import { CUISINE_LABELS } from '../src/core/knowledge/index.js';
-import { readCuisineSourceConfidence } from '../src/core/classify.js';
+import { readCuisineSourceConfidence } from '../src/core/profile-confidence.js';
 
 const auth = { 'x-api-key': OPERATOR_KEY };
 const LABELS = new Set<string>([...CUISINE_LABELS, 'uncertain']);

@@ -122,7 +122,7 @@ t.test('/report through HTTP', async (t) => {
 
   t.test('cuisine breakdown: one count per food item, null without a classifier', async (t) => {
     const b = (await report({ items: MESSY_MENU })).body;
-    if (classifierStatus(srv.services.modelId) === null) {
+    if (classifierStatus(srv.services.heads) === null) {
       t.equal(b.cuisine_breakdown, null, 'no classifier loaded, so the breakdown is null');
       return;
     }

@@ -4,11 +4,20 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../src/core/paths.js';
-import { CLASSIFIER_DIR, CUISINE_SOURCES_FORMAT, CUISINE_SOURCES_PATH, readCuisineSourceConfidence } from '../src/core/classify.js';
+import { CLASSIFIER_DIR } from '../src/core/classify.js';
 import { MENU_VECTOR_PATH, readMenuVectorSpec } from '../src/core/menu-vector.js';
 import { COSINE_CALIBRATION_PATH, MATCH_GATES_FORMAT, MATCH_GATES_PATH, readCosineCalibration, readMatchGates } from '../src/core/match.js';
 import { SEARCH_RANKER_PATH, readSearchRanker } from '../src/core/search-relevance.js';
-import { COURSE_SOURCES, CUISINE_SOURCES, PROFILE_SOURCES_FORMAT, PROFILE_SOURCES_PATH, readProfileConfidence } from '../src/core/profile-confidence.js';
+import {
+  COURSE_SOURCES,
+  CUISINE_SOURCES,
+  CUISINE_SOURCES_FORMAT,
+  CUISINE_SOURCES_PATH,
+  PROFILE_SOURCES_FORMAT,
+  PROFILE_SOURCES_PATH,
+  readCuisineSourceConfidence,
+  readProfileConfidence,
+} from '../src/core/profile-confidence.js';
 
 // The tuned models are committed artifacts: each delta (models/deltas/<id>/delta.safetensors) beside its recipe and
 // metrics, and the classifier heads (models/heads/) fitted to the served encoder's delta. The set-up only verifies,

@@ -2,6 +2,7 @@
  * The non-food detector and the trained heads: lexical cues alone (no model), then the full decision with the served
  * encoder, then the heads' files (trained on the served encoder, refused for any other).
  */
+import { HeadFiles } from '../src/core/heads.js';
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -83,13 +84,14 @@ t.test('detector with the served encoder', async (t) => {
   const got = await detectNonFood(services, items, vectors);
   cases.forEach(([text, want], i) => t.equal(got[i], want, `${text} → ${want ?? 'food'}`));
 
-  const verdicts = judgeNonFood(knowledge, services.modelId, items, vectors);
+  const verdicts = judgeNonFood(knowledge, services.heads, items, vectors);
   t.ok(verdicts.every((v) => v.foodProbability >= 0 && v.foodProbability <= 1), 'food probabilities are in 0–1');
   t.equal(verdicts[0]!.source, 'dish', 'Coke 500ml is food because the knowledge base knows Coke');
 
   // A head trained on another encoder is refused: rules and the knowledge base still answer.
-  t.equal(nonFoodStatus('some-other-encoder'), null, 'status is null for another encoder');
-  const fallback = judgeNonFood(knowledge, 'some-other-encoder', items, vectors);
+  const elsewhere = new HeadFiles().for('some-other-encoder');
+  t.equal(nonFoodStatus(elsewhere), null, 'status is null for another encoder');
+  const fallback = judgeNonFood(knowledge, elsewhere, items, vectors);
   t.equal(fallback[texts.indexOf('Amoxicillin 250mg Capsule')]!.category, 'pharmacy', 'a dose still decides without the head');
   t.equal(fallback[texts.indexOf('Coke 500ml')]!.category, null, 'a known dish is still food without the head');
   t.ok(fallback.every((v) => v.source !== 'head'), 'the refused head is never used');
@@ -115,8 +117,9 @@ t.test('head files: shapes, encoder and calibration fields', async (t) => {
   const { vectors } = await services.embedTexts(['Pad Thai'], 384);
   const p = headProbabilities(cuisine, vectors[0]!, new Float32Array(CUISINE_EXTRA_FEATURES.length));
   t.ok(Math.abs(p.reduce((a, b) => a + b, 0) - 1) < 1e-9, 'softmax sums to 1');
-  t.match(classifierStatus(services.modelId), /^ready \(cuisine-logreg-v1 on /);
-  t.equal(classifierStatus('some-other-encoder'), null, 'refused for another encoder');
-  const [refused] = predictCuisines(knowledge, 'some-other-encoder', [parseMenuText(knowledge, 'Zorvex Quantel Plate')], [vectors[0]!]);
+  t.match(classifierStatus(services.heads), /^ready \(cuisine-logreg-v1 on /);
+  const elsewhere = new HeadFiles().for('some-other-encoder');
+  t.equal(classifierStatus(elsewhere), null, 'refused for another encoder');
+  const [refused] = predictCuisines(knowledge, elsewhere, [parseMenuText(knowledge, 'Zorvex Quantel Plate')], [vectors[0]!]);
   t.equal(refused!.cuisine, 'uncertain', 'without a usable head an unknown name is uncertain');
 });

@@ -189,7 +189,7 @@ export function catalogDeps(services: Services): CatalogDeps {
     embedder: { id: services.menuVectorId, dim: 384, embed: (texts) => services.vectorsOf(texts.map((t) => parseCleanedText(services.knowledge, t)), 384) },
     knowledge: services.knowledge,
     precision: services.pairPrecision(),
-    headModelId: services.modelId,
+    heads: services.heads,
   };
 }
 

@@ -9,7 +9,8 @@ import { cuisineCue } from './knowledge/cues.js';
 import { CONFIDENT_DISH_SCORE } from './knowledge/lookup.js';
 import type { Services } from './services.js';
 import { roundScore } from './number-format.js';
-import { cuisineConfidenceOf } from './profile-confidence.js';
+import { cuisineConfidenceOf, type CuisineSourceConfidence } from './profile-confidence.js';
+import type { EncoderHeads } from './heads.js';
 
 /**
  * Cuisine classification: one of the 19 labels, or `uncertain`.
@@ -34,41 +35,6 @@ export interface CuisinePrediction {
   readonly confidence: number;
   /** Which source answered (for evals and debugging; not part of the API response). */
   readonly source: 'dish' | 'fuzzy_dish' | 'head' | 'cue' | 'none';
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// The confidence of an answer that no head gives: how often its source is right
-
-/**
- * How often the cuisine of each knowledge source is right on the development labels (an exact or unambiguous name,
- * a confident fuzzy resolution, an agreeing strong lexicon cue), measured by scripts/fit-cuisine-confidence.mjs into
- * models/calibration/cuisine-sources.json: the confidence /classify reports for an answer from that source, so that a
- * 0.99 means right 99 times in 100 on menus like the development ones.
- */
-export interface CuisineSourceConfidence {
-  readonly dish: number;
-  readonly fuzzyDish: number;
-  readonly cue: number;
-}
-
-export const CUISINE_SOURCES_FORMAT = 'menu-intelligence/cuisine-sources@1';
-export const CUISINE_SOURCES_PATH = join(MODELS_DIR, 'calibration', 'cuisine-sources.json');
-
-export function readCuisineSourceConfidence(path: string = CUISINE_SOURCES_PATH): CuisineSourceConfidence {
-  const { raw, where } = readFittedFile<{ format?: string; confidence?: { dish?: unknown; fuzzy_dish?: unknown; cue?: unknown } }>(path, CUISINE_SOURCES_FORMAT);
-  const c = raw.confidence ?? {};
-  const share = (x: unknown, name: string): number => {
-    if (typeof x !== 'number' || !(x > 0 && x < 1)) throw new Error(`${where}: confidence.${name} must be a share strictly between 0 and 1`);
-    return x;
-  };
-  return Object.freeze({ dish: share(c.dish, 'dish'), fuzzyDish: share(c.fuzzy_dish, 'fuzzy_dish'), cue: share(c.cue, 'cue') });
-}
-
-let sourceConfidence: CuisineSourceConfidence | null = null;
-
-/** The committed calibration, read on first use. */
-export function cuisineSourceConfidence(): CuisineSourceConfidence {
-  return (sourceConfidence ??= readCuisineSourceConfidence());
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -180,16 +146,17 @@ export class HeadSlot {
 
   /** `validate` throws the reason a head does not fit this code ("labels differ from …"); messages get the path. */
   constructor(
+    readonly dir: string,
     readonly file: string,
     private readonly validate: (head: LinearHead) => void = () => {},
   ) {
-    this.shownPath = relative(REPO_ROOT, join(CLASSIFIER_DIR, file));
+    this.shownPath = relative(REPO_ROOT, join(dir, file));
   }
 
   /** The head, or null (with the reason in `problem`) when the file is missing or malformed. */
   loaded(): LinearHead | null {
     if (this.head !== undefined) return this.head;
-    const path = join(CLASSIFIER_DIR, this.file);
+    const path = join(this.dir, this.file);
     if (!existsSync(path)) {
       this.loadProblem = `${this.shownPath} is missing; run node scripts/setup.mjs (or models/classifier/train)`;
       this.head = null;
@@ -260,41 +227,34 @@ export function cuisineExtraFeatures(k: Knowledge, cleanedText: string, cue: Ret
   return extra;
 }
 
-const cuisineSlot = new HeadSlot('cuisine-head.json', (head) => {
+/** Throws why a cuisine head does not fit this code (its labels or its extra inputs differ). */
+export function checkCuisineHead(head: LinearHead): void {
   if (head.labels.join('|') !== CUISINE_LABELS.join('|')) {
     throw new Error('labels differ from CUISINE_LABELS; retrain');
   }
   if (head.extraFeatures.join('|') !== CUISINE_EXTRA_FEATURES.join('|')) {
     throw new Error('extra features differ from CUISINE_EXTRA_FEATURES; retrain');
   }
-});
-
-let lastEncoderId: string | null = null;
+}
 
 /**
- * Status line for /health: e.g. "ready (cuisine-logreg-v1 on menu-minilm-l6-v0, 19 labels, threshold 0.52)", or
- * null when the head file is missing, malformed or trained on another encoder than `encoderId` (by default the
- * encoder of the last classification request).
+ * Status line for /health: e.g. "ready (cuisine-logreg-v1 on menu-minilm-l6-v0, 19 labels, uncertain below 0.52)",
+ * or null when the head file is missing, malformed or trained on another encoder than the heads serve.
  */
-export function classifierStatus(encoderId: string | null = lastEncoderId): string | null {
-  const head = cuisineSlot.forEncoder(encoderId);
+export function classifierStatus(heads: EncoderHeads): string | null {
+  const head = heads.cuisine();
   if (!head) return null;
   return `ready (${head.name} on ${head.encoder}, ${head.labels.length} labels, uncertain below ${head.threshold})`;
 }
 
 /** The reason classifierStatus() is null, for logs and the eval; null when the head is usable. */
-export function classifierProblem(encoderId: string | null = lastEncoderId): string | null {
-  return cuisineSlot.problem(encoderId);
-}
-
-export function resetClassifierForTests(): void {
-  cuisineSlot.reset();
+export function classifierProblem(heads: EncoderHeads): string | null {
+  return heads.files.cuisine.problem(heads.encoderId);
 }
 
 /** The knowledge base's answer for a text, or null when it does not name a dish confidently. */
-function dishAnswer(text: MenuText): CuisinePrediction | null {
+function dishAnswer(text: MenuText, measured: CuisineSourceConfidence): CuisinePrediction | null {
   const profile = text.profile;
-  const measured = cuisineSourceConfidence();
   if (profile.dish && profile.dishHow === 'exact') {
     return { cuisine: profile.dish.cuisine, confidence: measured.dish, source: 'dish' };
   }
@@ -314,15 +274,15 @@ function dishAnswer(text: MenuText): CuisinePrediction | null {
 /** Classification with the source of each answer (the API drops `source`). */
 export function predictCuisines(
   k: Knowledge,
-  encoderId: string | null,
+  heads: EncoderHeads,
   texts: readonly MenuText[],
   vectors384: readonly Float32Array[],
 ): CuisinePrediction[] {
   if (texts.length !== vectors384.length) throw new Error('predictCuisines: one vector per text');
-  lastEncoderId = encoderId;
-  const head = cuisineSlot.forEncoder(encoderId);
+  const head = heads.cuisine();
+  const measured = k.readingConfidence.cuisineAnswers;
   return texts.map((text, i) => {
-    const known = dishAnswer(text);
+    const known = dishAnswer(text, measured);
     if (known) return known;
     // A name with no word the knowledge base knows and no cuisine cue ("asdf jkl", a bare house name) is no evidence
     // of a cuisine, whatever the head makes of its embedding (after the knowledge base's 750 English names were added,
@@ -340,8 +300,8 @@ export function predictCuisines(
       return { cuisine: head.labels[best] as Cuisine, confidence, source: 'head' };
     }
     // Without a head, only a strong cue that no other deciding cue contradicts answers.
-    if (cue.value !== null && cue.strong && cue.agreeing) return { cuisine: cue.value, confidence: cuisineSourceConfidence().cue, source: 'cue' };
-    return { cuisine: 'uncertain', confidence: roundScore(cuisineConfidenceOf(null, cue)), source: 'none' };
+    if (cue.value !== null && cue.strong && cue.agreeing) return { cuisine: cue.value, confidence: measured.cue, source: 'cue' };
+    return { cuisine: 'uncertain', confidence: roundScore(cuisineConfidenceOf(k.readingConfidence.profile, null, cue)), source: 'none' };
   });
 }
 
@@ -354,5 +314,5 @@ export async function classifyItems(
   texts: readonly MenuText[],
   vectors384: readonly Float32Array[],
 ): Promise<{ cuisine: string; confidence: number }[]> {
-  return predictCuisines(services.knowledge, services.modelId, texts, vectors384).map(({ cuisine, confidence }) => ({ cuisine, confidence }));
+  return predictCuisines(services.knowledge, services.heads, texts, vectors384).map(({ cuisine, confidence }) => ({ cuisine, confidence }));
 }

@@ -1,4 +1,5 @@
-import { HeadSlot, headProbabilities, type LinearHead } from './classify.js';
+import { headProbabilities, type LinearHead } from './classify.js';
+import type { EncoderHeads } from './heads.js';
 import { nameKey, type Knowledge } from './knowledge/index.js';
 import type { MenuText } from './menu-text.js';
 import { CONFIDENT_DISH_SCORE } from './knowledge/lookup.js';
@@ -179,18 +180,19 @@ function garmentCue(f: Float32Array): boolean {
   return f[FEATURE['garment']!] === 1 && f[FEATURE['apparel_size']!] === 1;
 }
 
-const nonFoodSlot = new HeadSlot('nonfood-head.json', (head: LinearHead) => {
+/** Throws why a non-food head does not fit this code (its labels or its lexical inputs differ). */
+export function checkNonFoodHead(head: LinearHead): void {
   if (head.labels.join('|') !== NONFOOD_HEAD_LABELS.join('|')) {
     throw new Error('labels differ from NONFOOD_HEAD_LABELS; retrain');
   }
   if (head.extraFeatures.join('|') !== NONFOOD_LEXICAL_FEATURES.join('|')) {
     throw new Error('lexical features differ from NONFOOD_LEXICAL_FEATURES; retrain');
   }
-});
+}
 
 /** Status of the non-food head ("ready (…)" or null), for diagnostics. */
-export function nonFoodStatus(encoderId: string | null): string | null {
-  const head = nonFoodSlot.forEncoder(encoderId);
+export function nonFoodStatus(heads: EncoderHeads): string | null {
+  const head = heads.nonFood();
   return head ? `ready (${head.name} on ${head.encoder}, food below ${head.threshold} is non-food)` : null;
 }
 
@@ -211,12 +213,12 @@ function isKnownDish(text: MenuText): boolean {
 /** Per-item verdicts with their evidence (detectNonFood returns only the categories). */
 export function judgeNonFood(
   k: Knowledge,
-  encoderId: string | null,
+  heads: EncoderHeads,
   items: readonly MenuText[],
   vectors384: readonly Float32Array[],
 ): NonFoodVerdict[] {
   if (items.length !== vectors384.length) throw new Error('judgeNonFood: one vector per item');
-  const head = nonFoodSlot.forEncoder(encoderId);
+  const head = heads.nonFood();
   const patterns = nonFoodPatterns(k.words);
   return items.map((item, i) => {
     const forms = lexicalForms(item.original, item.text);
@@ -244,5 +246,5 @@ export async function detectNonFood(
   items: readonly MenuText[],
   vectors384: readonly Float32Array[],
 ): Promise<('pharmacy' | 'grocery' | 'merchandise' | null)[]> {
-  return judgeNonFood(services.knowledge, services.modelId, items, vectors384).map((v) => v.category);
+  return judgeNonFood(services.knowledge, services.heads, items, vectors384).map((v) => v.category);
 }

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { CourseCue, CuisineCue } from './knowledge/cues.js';
 import { readFittedFile } from './fitted-file.js';
 import { MODELS_DIR } from './paths.js';
@@ -54,18 +54,58 @@ export function readProfileConfidence(path: string = PROFILE_SOURCES_PATH): Prof
   return Object.freeze({ course: table('course', COURSE_SOURCES), cuisine: table('cuisine', CUISINE_SOURCES) });
 }
 
-let committed: ProfileConfidence | null = null;
-
-/** The committed calibration, read on first use. */
-export function profileConfidence(): ProfileConfidence {
-  return (committed ??= readProfileConfidence());
+export function courseConfidenceOf(measured: ProfileConfidence, dishHow: 'exact' | 'fuzzy' | null, cue: CourseCue): number {
+  return measured.course[courseSourceOf(dishHow, cue)];
 }
 
-export function courseConfidenceOf(dishHow: 'exact' | 'fuzzy' | null, cue: CourseCue): number {
-  return profileConfidence().course[courseSourceOf(dishHow, cue)];
-}
-
-export function cuisineConfidenceOf(dishHow: 'exact' | 'fuzzy' | null, cue: CuisineCue): number {
+export function cuisineConfidenceOf(measured: ProfileConfidence, dishHow: 'exact' | 'fuzzy' | null, cue: CuisineCue): number {
   const source = cuisineSourceOf(dishHow, cue);
-  return source === null ? 0 : profileConfidence().cuisine[source];
+  return source === null ? 0 : measured.cuisine[source];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// /classify's answers that no head gives: how often each source is right
+
+/**
+ * How often the cuisine of each knowledge source is right on the development labels (an exact or unambiguous name,
+ * a confident fuzzy resolution, an agreeing strong lexicon cue), measured by scripts/fit-cuisine-confidence.mjs into
+ * models/calibration/cuisine-sources.json: the confidence /classify reports for an answer from that source, so that a
+ * 0.99 means right 99 times in 100 on menus like the development ones.
+ */
+export interface CuisineSourceConfidence {
+  readonly dish: number;
+  readonly fuzzyDish: number;
+  readonly cue: number;
+}
+
+export const CUISINE_SOURCES_FORMAT = 'menu-intelligence/cuisine-sources@1';
+export const CUISINE_SOURCES_PATH = join(MODELS_DIR, 'calibration', 'cuisine-sources.json');
+
+export function readCuisineSourceConfidence(path: string = CUISINE_SOURCES_PATH): CuisineSourceConfidence {
+  const { raw, where } = readFittedFile<{ format?: string; confidence?: { dish?: unknown; fuzzy_dish?: unknown; cue?: unknown } }>(path, CUISINE_SOURCES_FORMAT);
+  const c = raw.confidence ?? {};
+  const share = (x: unknown, name: string): number => {
+    if (typeof x !== 'number' || !(x > 0 && x < 1)) throw new Error(`${where}: confidence.${name} must be a share strictly between 0 and 1`);
+    return x;
+  };
+  return Object.freeze({ dish: share(c.dish, 'dish'), fuzzyDish: share(c.fuzzy_dish, 'fuzzy_dish'), cue: share(c.cue, 'cue') });
+}
+
+/**
+ * How sure the knowledge base's readings are, both measured on the development labels: a profile's course and cuisine
+ * by the kind of reading (ProfileConfidence), and /classify's answers that no head gives (CuisineSourceConfidence).
+ * Knowledge holds one, read from models/calibration/ on first use.
+ */
+export interface ReadingConfidence {
+  readonly profile: ProfileConfidence;
+  readonly cuisineAnswers: CuisineSourceConfidence;
+}
+
+export const CALIBRATION_DIR = join(MODELS_DIR, 'calibration');
+
+export function readReadingConfidence(dir: string = CALIBRATION_DIR): ReadingConfidence {
+  return Object.freeze({
+    profile: readProfileConfidence(join(dir, basename(PROFILE_SOURCES_PATH))),
+    cuisineAnswers: readCuisineSourceConfidence(join(dir, basename(CUISINE_SOURCES_PATH))),
+  });
 }

@@ -157,7 +157,7 @@ export async function buildMenuReport(
 
   // Cuisines of the food items only: a medicine or a T-shirt has no cuisine.
   let distribution: Record<string, number> | null = null;
-  if (classifierStatus(services.modelId) !== null) {
+  if (classifierStatus(services.heads) !== null) {
     const food = categories.flatMap((c, i) => (c === null ? [i] : []));
     const labels = await classifyItems(services, food.map((i) => texts[i]!), food.map((i) => vectors[i]!));
     const counts = new Map<string, number>();

@@ -8,6 +8,7 @@ import { MenuEncoder, type Dimension } from './inference/encoder.js';
 import { resolveBuiltModel, servedModelIds, type BuiltModel, type PrecisionReport } from './inference/model-files.js';
 import { CrossEncoderScorer } from './inference/reranker.js';
 import { classifierStatus as cuisineClassifierStatus } from './classify.js';
+import { HeadFiles, type EncoderHeads } from './heads.js';
 import { vectorBackend } from '../native/index.js';
 import { readCosineCalibration, readMatchGates, type CosineCalibration, type MatchGates, type PairPrecision, type PairScorer } from './match.js';
 import { buildConceptCentroids, type ConceptCentroids } from './search.js';
@@ -65,6 +66,7 @@ export class Services {
   readonly matchGates: MatchGates = readMatchGates();
   /** The food knowledge every stage reads, loaded once (or handed in: tests and the eval share one). */
   readonly knowledge: Knowledge;
+  private readonly headFiles = new HeadFiles();
   readonly cleaner: TextCleaner;
   /** Reads a search query's unknown words as the nearest known ones, before cleaning. Built with the encoder, whose
    * whole-word vocabulary is the English it knows; null until then. */
@@ -146,6 +148,11 @@ export class Services {
 
   get modelId(): string | null {
     return this.encoder?.model.id ?? null;
+  }
+
+  /** The classifier heads for the served encoder's vectors (models/heads/, read once by this Services). */
+  get heads(): EncoderHeads {
+    return this.headFiles.for(this.modelId);
   }
 
   requireEncoder(): MenuEncoder {
@@ -286,7 +293,7 @@ export class Services {
   }
 
   classifierStatus(): string | null {
-    return this.modelId ? cuisineClassifierStatus(this.modelId) : null;
+    return this.modelId ? cuisineClassifierStatus(this.heads) : null;
   }
 
   conceptCount(): number {

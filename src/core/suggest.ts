@@ -1,4 +1,5 @@
-import { HeadSlot, headProbabilities, predictCuisines, type CuisineOrUncertain } from './classify.js';
+import { headProbabilities, predictCuisines, type CuisineOrUncertain, type LinearHead } from './classify.js';
+import type { EncoderHeads } from './heads.js';
 import { vegOrNot, type ItemProfile } from './items.js';
 import type { MenuText } from './menu-text.js';
 import { COURSES, cuisineRelation, type Course, type Cuisine, type CuisineTable, type Knowledge } from './knowledge/index.js';
@@ -176,12 +177,13 @@ const HAS_LETTER = /\p{L}/u;
 /** A size in millilitres or litres ("300 ml", "1.25 L"): what drinks are sold by. */
 const VOLUME_SIZE = /\d\s*(?:ml|l|ltr|litre|liter)s?\b/i;
 
-/** The course head (models/heads/course-head.json): course from the embedding, for names with no course word. */
-const courseSlot = new HeadSlot('course-head.json', (head) => {
+/** Throws why a course head (models/heads/course-head.json: course from the embedding, for names with no course
+ * word) does not fit this code. */
+export function checkCourseHead(head: LinearHead): void {
   if (head.labels.join('|') !== COURSES.join('|') || head.extraFeatures.length !== 0) {
     throw new Error('labels or inputs differ from COURSES; retrain');
   }
-});
+}
 
 /**
  * The item's category: its profile's course, except when the profile had no course word and no dish to go on
@@ -194,12 +196,12 @@ export function suggestCategory(
   removed: readonly RemovedNoise[],
   cuisine: CuisineOrUncertain,
   vector384: Float32Array,
-  encoderId: string | null,
+  heads: EncoderHeads,
 ): Course {
   const guessed = !profile.courseKnown;
   if (!guessed) return profile.course;
   if (removed.some((r) => r.kind === 'size' && VOLUME_SIZE.test(r.text))) return 'beverage';
-  const head = courseSlot.forEncoder(encoderId);
+  const head = heads.course();
   if (head) {
     const p = headProbabilities(head, vector384, []);
     let best = 0;
@@ -281,7 +283,7 @@ export async function suggestWithDetail(
   // Every cart item meets every menu item here: the calibrated cosine judges them, not the cross-encoder's cost.
   const precision = services.pairPrecision({ model: false });
   const { texts, vectors } = await services.embedTexts([...cart, ...menu], DIMENSION);
-  const cuisines = predictCuisines(k, services.modelId, texts, vectors);
+  const cuisines = predictCuisines(k, services.heads, texts, vectors);
   const facts: ItemFacts[] = texts.map((c, i) => {
     const profile = c.profile;
     return {
@@ -290,7 +292,7 @@ export async function suggestWithDetail(
       cleaned: c.text,
       key: c.key,
       profile,
-      category: suggestCategory(profile, c.removed, cuisines[i]!.cuisine, vectors[i]!, services.modelId),
+      category: suggestCategory(profile, c.removed, cuisines[i]!.cuisine, vectors[i]!, services.heads),
       diet: vegOrNot(profile.diet),
       cartDiet: profile.eggByRecipeOnly ? 'unknown' : vegOrNot(profile.diet),
       cuisine: cuisines[i]!.cuisine,
@@ -319,7 +321,7 @@ export async function suggestWithDetail(
   // Filters that need no ranking: diet, non-food, same dish as a cart item.
   const nonFood = judgeNonFood(
     k,
-    services.modelId,
+    services.heads,
     menuFacts.map((m) => m.text),
     menuVectors,
   );

@@ -441,7 +441,7 @@ export async function runDistributedCatalog(options: DistributedOptions, deps: C
     let classification: Classification | null = null;
     if (options.command === 'classify' || options.command === 'report') {
       t0 = performance.now();
-      classification = await classifyCatalog(deps.knowledge, store, vectors, deps.headModelId, progress, options.signal);
+      classification = await classifyCatalog(deps.knowledge, store, vectors, deps.heads, progress, options.signal);
       seconds.classify = (performance.now() - t0) / 1000;
     }
     t0 = performance.now();

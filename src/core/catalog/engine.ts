@@ -4,6 +4,7 @@ import { DEFAULT_COSINE_THRESHOLD, type PairPrecision } from '../match.js';
 import type { Knowledge } from '../knowledge/index.js';
 import { parseCleanedText, parseMenuText, type MenuText } from '../menu-text.js';
 import { predictCuisines } from '../classify.js';
+import type { EncoderHeads } from '../heads.js';
 import { judgeNonFood } from '../nonfood.js';
 import { qualityScore, MAX_NOISE_EXAMPLES, MAX_TOP_CLUSTERS, type NoiseExample } from '../report.js';
 import { CatalogStore } from './catalog-store.js';
@@ -50,8 +51,8 @@ export interface CatalogDeps {
   readonly knowledge: Knowledge;
   /** What scores pairs after the knowledge base (services.pairPrecision()). */
   readonly precision: PairPrecision;
-  /** The encoder id the classifier heads were fitted for (services.modelId); null → knowledge base and cues only. */
-  readonly headModelId: string | null;
+  /** The classifier heads for the embedder's vectors (services.heads). */
+  readonly heads: EncoderHeads;
 }
 
 export type CandidateMode = 'auto' | 'index' | 'all-pairs';
@@ -322,7 +323,7 @@ export async function classifyCatalog(
   k: Knowledge,
   store: CatalogStore,
   vectors: EmbeddingStore,
-  headModelId: string | null,
+  heads: EncoderHeads,
   progress: StageProgress,
   signal: AbortSignal | undefined,
 ): Promise<Classification> {
@@ -341,7 +342,7 @@ export async function classifyCatalog(
     const part = texts.slice(start, start + READ_BLOCK);
     vectors.read(part.map((t) => vectors.slotOf(t)!), block);
     const read = part.map((t) => parseCleanedText(k, t));
-    const labels = predictCuisines(k, headModelId, read, rowsOf(block, part.length));
+    const labels = predictCuisines(k, heads, read, rowsOf(block, part.length));
     read.forEach((t, j) => {
       const p = t.profile;
       cuisine[start + j] = labels[j]!.cuisine;
@@ -366,7 +367,7 @@ export async function classifyCatalog(
       slots.push(vectors.slotOf(texts[store.originalText.get(o)]!)!);
     }
     vectors.read(slots, block);
-    judgeNonFood(k, headModelId, items, rowsOf(block, items.length)).forEach((v, j) => (nonFood[start + j] = v.category ?? ''));
+    judgeNonFood(k, heads, items, rowsOf(block, items.length)).forEach((v, j) => (nonFood[start + j] = v.category ?? ''));
     progress.update(texts.length + end);
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -420,7 +421,7 @@ export async function runCatalog(options: CatalogOptions, deps: CatalogDeps): Pr
     }
     let classification: Classification | null = null;
     if (options.command === 'classify' || options.command === 'report') {
-      classification = await timed('classify', () => classifyCatalog(deps.knowledge, store, vectors, deps.headModelId, progress, options.signal));
+      classification = await timed('classify', () => classifyCatalog(deps.knowledge, store, vectors, deps.heads, progress, options.signal));
     }
     await timed('write', async () => {
       progress.start('write', store.rows, 'rows');

@@ -29,6 +29,7 @@ import { comboPattern, loadFormWords, loadVariantSwaps } from '../variants.js';
 import { loadDefiningWords } from '../defining-words.js';
 import type { DefiningWordLexicon } from '../defining-words.js';
 import { compileServingPatterns } from '../servings.js';
+import { CALIBRATION_DIR, readReadingConfidence, type ReadingConfidence } from '../profile-confidence.js';
 import type { ServingPatterns } from '../servings.js';
 
 export { CUISINE_LABELS, CUISINE_RELATIONS, COURSES, closerRelation, cuisineRelation, type CuisineRelation, type CuisineTable, DIETS, PROTEINS, TAGS, loadDishBook, nameKey } from './dishes.js';
@@ -80,6 +81,11 @@ export interface Knowledge {
   readonly cleaner: TextCleaner;
   /** The dish-defining words of the word guards (built on first use). */
   readonly definingWords: DefiningWordLexicon;
+  /**
+   * How sure its readings are (course, cuisine), measured on the development labels against this knowledge base and
+   * committed in models/calibration/ (scripts/fit-profile-confidence.mjs, fit-cuisine-confidence.mjs); read on first use.
+   */
+  readonly readingConfidence: ReadingConfidence;
   /** A word's singular as the word guards fold it (lexicon/plural_exceptions.tsv's keep_final_s words keep their s). */
   singular(word: string): string;
   /**
@@ -115,7 +121,7 @@ function once<T>(make: () => T): () => T {
  * Loads and validates a knowledge folder (throws with file:line on the first invalid row). Exact lookups are ready
  * at once; the costly tables are built on first use, or now with `prepare: true`.
  */
-export function loadKnowledge(dir: string = KNOWLEDGE_DIR, options: { prepare?: boolean; memoEntries?: number } = {}): Knowledge {
+export function loadKnowledge(dir: string = KNOWLEDGE_DIR, options: { prepare?: boolean; memoEntries?: number; calibrationDir?: string } = {}): Knowledge {
   const memoEntries = Math.max(1, options.memoEntries ?? DEFAULT_MEMO_ENTRIES);
   const started = performance.now();
   const words = loadWordLexicons(dir);
@@ -132,6 +138,7 @@ export function loadKnowledge(dir: string = KNOWLEDGE_DIR, options: { prepare?: 
   // Variant swaps and defining words are read through the knowledge's own word rules, so they are made from it.
   const variantSwaps = once(() => loadVariantSwaps(dir, knowledge));
   const definingWords = once(() => loadDefiningWords(dir, knowledge));
+  const readingConfidence = once(() => readReadingConfidence(options.calibrationDir ?? CALIBRATION_DIR));
   const equivalents = loadSearchEquivalents(dir, singularOf);
   const translations = loadTranslations(dir);
   const knowledge: { -readonly [K in keyof Knowledge]: Knowledge[K] } = {
@@ -163,6 +170,9 @@ export function loadKnowledge(dir: string = KNOWLEDGE_DIR, options: { prepare?: 
     get definingWords() {
       return definingWords();
     },
+    get readingConfidence() {
+      return readingConfidence();
+    },
     singular: singularOf,
     memo<T>(kind: string, text: string, make: () => T): T {
       return memo.get(`${kind}\u0000${text}`, make) as T;
@@ -175,6 +185,7 @@ export function loadKnowledge(dir: string = KNOWLEDGE_DIR, options: { prepare?: 
       void cleaner();
       void variantSwaps();
       void definingWords();
+      void readingConfidence();
     },
     loadMs: 0,
   };
