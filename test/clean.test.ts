@@ -227,6 +227,14 @@ const COUNTS: Case[] = [
   ['Chicken Surprise Burger + 4 Pc Chicken McNuggets + Coke', 'Chicken Surprise Burger + Chicken McNuggets + Coke'],
   ['Boneless Wings(7pcs)+Fiery Hell Dip.', 'Boneless Wings + Fiery Hell Dip'],
   ['2 Shahi Veg Biryanis (Serves 2)', 'Shahi Veg Biryanis'],
+  // A serving counted in what it comes in, and a count's plural written with an apostrophe.
+  ['Veg Biryani (Serves in 2 Handi)', 'Veg Biryani'],
+  ['Mutton Biryani Served In 1 Handi', 'Mutton Biryani'],
+  ['Veg Momos 8 No\'s', 'Veg Momos'],
+  ['Paneer Tikka (6 Pc’s)', 'Paneer Tikka'],
+  // Volume units as menus misspell them.
+  ['Coke [750 Mil]', 'Coke'],
+  ['Coke 750 Mls', 'Coke'],
   // A bracketed count of a misspelled piece word (misspellings.tsv) is a portion too.
   ['Chicken Dum Joint [2 Piceces]', 'Chicken Dum Joint'],
   ['Chicken Seekh Kabab [5 Pices]', 'Chicken Seekh Kebab'],

@@ -206,9 +206,12 @@ function sizePatternRes(words: WordLexicons): RegExp[] {
   const heads = literalAlternatives([...words.numbers.serving.keys()]);
   const counts = literalAlternatives([...words.numbers.spelledCount.keys()]);
   const pieces = literalAlternatives([...words.pieceWords]);
-  const counted = `(?:${literalAlternatives(words.cleaning.countedUnit)})(?:e?s)?`;
+  // A plural written with an apostrophe counts too ("8 No's", "6 Pc's").
+  const counted = `(?:${literalAlternatives(words.cleaning.countedUnit)})(?:e?s|['’]s)?`;
   return [
     new RegExp(`${WB_START}serv(?:es?|ed|ings?)\\s*[:-]?\\s*(?:\\d+|${heads})(?:\\s*(?:-|to)\\s*(?:\\d+|${heads}))?(?:\\s*(?:people|persons?|pax|guests?|cups?|plates?|portions?))?${WB_END}`, 'giu'),
+    // "(Serves in 2 Handi)", "[Served in 4 Matki]": a count of what the order comes in, and the vessel named after it.
+    new RegExp(`${WB_START}serv(?:es?|ed)\\s+in\\s+(?:\\d+|${counts})\\s+\\p{L}+${WB_END}`, 'giu'),
     new RegExp(`${WB_START}(?:(?:feeds|for)\\s+)?\\d+(?:\\s*(?:-|to)\\s*\\d+)?\\s*(?:people|persons?|pax|guests?)${WB_END}`, 'giu'),
     // A count of the packs an order comes in: "Platter 2 Box", "[3 boxes]".
     new RegExp(`${WB_START}\\d+\\s*(?:${literalAlternatives(words.cleaning.pack)})(?:e?s)?${WB_END}`, 'giu'),
