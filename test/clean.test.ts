@@ -232,9 +232,6 @@ const COUNTS: Case[] = [
   ['Mutton Biryani Served In 1 Handi', 'Mutton Biryani'],
   ['Veg Momos 8 No\'s', 'Veg Momos'],
   ['Paneer Tikka (6 Pc’s)', 'Paneer Tikka'],
-  // Volume units as menus misspell them.
-  ['Coke [750 Mil]', 'Coke'],
-  ['Coke 750 Mls', 'Coke'],
   // A bracketed count of a misspelled piece word (misspellings.tsv) is a portion too.
   ['Chicken Dum Joint [2 Piceces]', 'Chicken Dum Joint'],
   ['Chicken Seekh Kabab [5 Pices]', 'Chicken Seekh Kebab'],
