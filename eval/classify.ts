@@ -75,7 +75,7 @@ export async function evalClassify(kit: EvalKit, sets: EvalSets, label: string):
       const confusions = new Map<string, number>();
       texts.forEach((t, i) => {
         const truth = rows[i]!.course;
-        const read = suggestCategory(t.profile, t.removed, cuisines[i]!.cuisine, vectors[i]!, s.heads);
+        const read = suggestCategory(s.knowledge, t.profile, t.removed, cuisines[i]!.cuisine, vectors[i]!, s.heads);
         if (read === truth) category++;
         else confusions.set(`${truth} → ${read}`, (confusions.get(`${truth} → ${read}`) ?? 0) + 1);
         if (t.profile.course === truth) profile++;

@@ -45,7 +45,7 @@ const ALLOWED: Readonly<Record<string, { readonly entries: number; readonly why:
   // The files of the knowledge folder and their declared columns and kinds.
   'knowledge/index.ts:NONFOOD_FILES': { entries: 4, why: 'file names of knowledge/nonfood' },
   'knowledge/index.ts:listFiles': { entries: 5, why: 'file names of the one-entry-per-line lexicons it counts' },
-  'knowledge/words.ts:WORD_LIST_FILES': { entries: 67, why: 'the declared columns and kinds of the word-list files (43: cleaning_words.tsv leading_promo and leading_promo_name, the leading "New" label and the words that make it a name; 45: its vessel_size and vessel, "Mini" before what a dish is served in; 46: its part_start_size, "+ Med Fries"; 47: its portion_note, "[Full Chicken in one piece]"; 53: its leading_portion and size_name and filler_words.tsv\'s vessel_portion, words clean.ts and lookup.ts held as literals: a leading "Half", "Medium Rare", a "Bucket" of biryani; 59: query_words.tsv\'s meal_time, meal_count and either, words search.ts compared with; 60: cleaning_words.tsv\'s counted_unit, the units a spelled count counts; 64: variant_words.tsv\'s packed_in, what an item is packed in; 65: query_words.tsv\'s context, after which a query says when it is eaten; 66: its negator_after, a Hindi negator after what it turns round; 67: serving_words.tsv\'s head, the words for people after a head count, which servings.ts held as literals)' },
+  'knowledge/words.ts:WORD_LIST_FILES': { entries: 73, why: 'the declared columns and kinds of the word-list files (43: cleaning_words.tsv leading_promo and leading_promo_name, the leading "New" label and the words that make it a name; 45: its vessel_size and vessel, "Mini" before what a dish is served in; 46: its part_start_size, "+ Med Fries"; 47: its portion_note, "[Full Chicken in one piece]"; 53: its leading_portion and size_name and filler_words.tsv\'s vessel_portion, words clean.ts and lookup.ts held as literals: a leading "Half", "Medium Rare", a "Bucket" of biryani; 59: query_words.tsv\'s meal_time, meal_count and either, words search.ts compared with; 60: cleaning_words.tsv\'s counted_unit, the units a spelled count counts; 64: variant_words.tsv\'s packed_in, what an item is packed in; 65: query_words.tsv\'s context, after which a query says when it is eaten; 66: its negator_after, a Hindi negator after what it turns round; 67: serving_words.tsv\'s head, the words for people after a head count, which servings.ts held as literals; 73: cleaning_words.tsv\'s unit and volume_unit, the abbreviated units of weight, length and volume that clean.ts, suggest.ts and servings.ts held as literals, a volume unit being a phrase too: "fl oz")' },
   // Names of a fitted model's inputs and outputs, stored with the model so that a change forces a refit.
   'nonfood.ts:NONFOOD_HEAD_LABELS': { entries: 4, why: 'output labels of the non-food head' },
   'nonfood.ts:LEXICAL_CUE_NAMES': { entries: 13, why: 'input feature names of the non-food head' },
@@ -66,13 +66,11 @@ const ALLOWED: Readonly<Record<string, { readonly entries: number; readonly why:
   // Query grammar: how a query asks for what goes with a dish ("go with my …", "sides for …").
   'search.ts:PAIRING_PHRASE': { entries: 4, why: 'the verbs and determiners of a pairing question' },
   // Units grammar: units of volume, weight, count and size, currencies, nutrition facts and head counts.
-  'text/clean.ts:UNIT': { entries: 26, why: 'units of measure after a quantity (the counted units are cleaning_words.tsv rows)' },
   'text/clean.ts:sizePatternRes': { entries: 25, why: 'serving units, head counts, nutrition facts and calorie units' },
-  'servings.ts:compileServingPatterns': { entries: 9, why: 'the units that make a number no head count (the head-count words are serving_words.tsv head rows)' },
+  'servings.ts:compileServingPatterns': { entries: 4, why: 'the units that make a number no head count (the head-count words are serving_words.tsv head rows)' },
   'servings.ts:GRAMS': { entries: 4, why: 'units of weight' },
   'nonfood.ts:lexical': { entries: 47, why: 'strength, weight, volume, count and apparel-size units around the lexicon\'s cue words' },
   'nonfood.ts:lexicalForm': { entries: 13, why: 'units a number is glued to' },
-  'suggest.ts:VOLUME_SIZE': { entries: 5, why: 'units of volume' },
   // The catalog's file formats (docs/catalog.md): the header names an input's columns are found by, the columns of
   // each file a run writes, and the suffixes of those files.
   'catalog/input.ts:RESTAURANT_COLUMNS': { entries: 5, why: 'header names of an input\'s restaurant column' },

@@ -39,11 +39,13 @@ export function compileServingPatterns(words: WordLexicons): ServingPatterns {
   const any = (list: readonly string[], structural: readonly string[] = []): RegExp =>
     new RegExp(`\\b(?:${[literalAlternatives(list), ...structural].join('|')})\\b`, 'i');
   const HEADS = literalAlternatives(words.serving.head);
+  // A number before a unit ("for 500 ml") is an amount, not a head count (cleaning_words.tsv unit and volume_unit rows).
+  const UNITS = literalAlternatives([...words.cleaning.unit, ...words.cleaning.volumeUnit], '\\s?');
   return {
     counted: [
       new RegExp(`\\b(?:serves?|serving|feeds?)\\s*:?\\s*${COUNT}\\b`, 'i'),
       new RegExp(`\\bfor\\s+(?:a\\s+)?(?:party|group|family)\\s+of\\s+${COUNT}\\b`, 'i'),
-      new RegExp(`\\bfor\\s+${COUNT}(?:\\s*(?:-|–|to)\\s*\\d{1,2})?\\s*(?:${HEADS}|of us)?(?![\\w.])(?!\\s*(?:rs|₹|ml|l|g|kg|gm|pcs?|pieces?|inch))`, 'i'),
+      new RegExp(`\\bfor\\s+${COUNT}(?:\\s*(?:-|–|to)\\s*\\d{1,2})?\\s*(?:${HEADS}|of us)?(?![\\w.])(?!\\s*(?:(?:rs|${UNITS}|pcs?|pieces?|inch)\\b|₹))`, 'i'),
       new RegExp(`\\b${COUNT}\\s*(?:${HEADS})\\b`, 'i'),
       new RegExp(`\\b(?:bucket|combo|meal)\\s+of\\s+${COUNT}\\b`, 'i'),
     ],

@@ -174,8 +174,6 @@ export function cartCuisine(cuisines: CuisineTable, cart: readonly ItemFacts[]):
 
 const HAS_LETTER = /\p{L}/u;
 
-/** A size in millilitres or litres ("300 ml", "1.25 L"): what drinks are sold by. */
-const VOLUME_SIZE = /\d\s*(?:ml|l|ltr|litre|liter)s?\b/i;
 
 /** Throws why a course head (models/heads/course-head.json: course from the embedding, for names with no course
  * word) does not fit this code. */
@@ -185,6 +183,11 @@ export function checkCourseHead(head: LinearHead): void {
   }
 }
 
+/** A size in millilitres or litres ("300 ml", "1.25 L"; cleaning_words.tsv volume_unit rows): what drinks are sold by. */
+function volumeSize(k: Knowledge): RegExp {
+  return k.memo('volume-size pattern', '', () => new RegExp(`\\d\\s*(?:${literalAlternatives(k.words.cleaning.volumeUnit, '\\s?')})s?\\b`, 'i'));
+}
+
 /**
  * The item's category: its profile's course, except when the profile had no course word and no dish to go on
  * (course "main" by default). Then, in order: a volume size that cleaning stripped ("Mighty Mango (200ml)") makes it
@@ -192,6 +195,7 @@ export function checkCourseHead(head: LinearHead): void {
  * for ≥ 0.90 accuracy); a classifier cuisine of Beverages or Desserts makes it a drink or a dessert.
  */
 export function suggestCategory(
+  k: Knowledge,
   profile: ItemProfile,
   removed: readonly RemovedNoise[],
   cuisine: CuisineOrUncertain,
@@ -200,7 +204,8 @@ export function suggestCategory(
 ): Course {
   const guessed = !profile.courseKnown;
   if (!guessed) return profile.course;
-  if (removed.some((r) => r.kind === 'size' && VOLUME_SIZE.test(r.text))) return 'beverage';
+  const volume = volumeSize(k);
+  if (removed.some((r) => r.kind === 'size' && volume.test(r.text))) return 'beverage';
   const head = heads.course();
   if (head) {
     const p = headProbabilities(head, vector384, []);
@@ -292,7 +297,7 @@ export async function suggestWithDetail(
       cleaned: c.text,
       key: c.key,
       profile,
-      category: suggestCategory(profile, c.removed, cuisines[i]!.cuisine, vectors[i]!, services.heads),
+      category: suggestCategory(k, profile, c.removed, cuisines[i]!.cuisine, vectors[i]!, services.heads),
       diet: vegOrNot(profile.diet),
       cartDiet: profile.eggByRecipeOnly ? 'unknown' : vegOrNot(profile.diet),
       cuisine: cuisines[i]!.cuisine,

@@ -51,8 +51,8 @@ export const WORD_LIST_FILES: readonly WordListFile[] = [
   { file: 'cleaning_words.tsv', header: ['word', 'kind'], kinds: [
     'edge_only_size', 'leading_portion', 'leading_portion_name', 'size_name', 'edge_only_promo', 'count_named', 'named_number', 'free_from',
     'bracketed_size', 'container', 'pack', 'free_item', 'measure', 'offer_bracket', 'leading_promo', 'leading_promo_name',
-    'vessel_size', 'vessel', 'part_start_size', 'portion_note', 'counted_unit',
-  ], phrases: ['edge_only_promo', 'container', 'size_name'] },
+    'vessel_size', 'vessel', 'part_start_size', 'portion_note', 'counted_unit', 'unit', 'volume_unit',
+  ], phrases: ['edge_only_promo', 'container', 'size_name', 'volume_unit'] },
   { file: 'devanagari_function_words.tsv', header: ['devanagari', 'latin'] },
   { file: 'nonfood_cues.tsv', header: ['pattern', 'list'], kinds: [
     'strength_form', 'dosage_form', 'shared_form', 'pharmacy_count_unit', 'pack_noun', 'garment', 'merchandise_item',
@@ -173,6 +173,10 @@ export interface WordLexicons {
     readonly measure: readonly string[];
     /** The units a count counts, in digits or spelled out (pieces, slices, plates, cups...; the packs are `pack`). */
     readonly countedUnit: readonly string[];
+    /** Units of weight and length as abbreviated after an amount in digits (g, kg, cm); volumes are `volumeUnit`. */
+    readonly unit: readonly string[];
+    /** Units of volume as abbreviated after an amount in digits (ml, l, ltr, fl oz). */
+    readonly volumeUnit: readonly string[];
     /** Size words that size the vessel after them ("Mini" before a flask or a bowl), though they stay inside other names. */
     readonly vesselSize: ReadonlySet<string>;
     /** What a dish is served in (besides containers, packs and combo tails): what a vesselSize word sizes. */
@@ -340,6 +344,8 @@ export function loadWordLexicons(dir: string): WordLexicons {
       pack: entries('cleaning_words.tsv', 'pack'),
       measure: entries('cleaning_words.tsv', 'measure'),
       countedUnit: entries('cleaning_words.tsv', 'counted_unit'),
+      unit: entries('cleaning_words.tsv', 'unit'),
+      volumeUnit: entries('cleaning_words.tsv', 'volume_unit'),
       freeItem: entries('cleaning_words.tsv', 'free_item'),
       offerBracket: entries('cleaning_words.tsv', 'offer_bracket'),
       vesselSize: set('cleaning_words.tsv', 'vessel_size'),

@@ -194,15 +194,15 @@ function promoPatternRes(words: WordLexicons): RegExp[] {
     /[([]\s*\d+\s*\+\s*\d+\s*(?:free)?\s*[)\]]/giu,
   ];
 }
-/** Units of weight, volume and length as menus abbreviate them after a number, beside the units cleaning_words.tsv
- * spells out (its measure rows, read in words too: "Twelve Inches"); the units a number counts (pieces, cups) are its
- * counted_unit rows. */
-const UNIT = '(?:ml|l|ltr|ltrs|litre|litres|liter|liters|cl|oz|fl\\.?\\s?oz|g|gm|gms|gr|gram|grams|grm|grms|kg|kgs|lb|lbs|cm|pax)';
 /** The size patterns; the words of packs and containers are the lexicon's (cleaning_words.tsv). */
 function sizePatternRes(words: WordLexicons): RegExp[] {
   /** A pack word after a quantity belongs to the quantity ("Diet Coke 300ml Can", "Pepsi 475ml Pet"). */
   const containerAfterQuantity = `(?:\\s+(?:${literalAlternatives(words.cleaning.container, '\\s*')}))?`;
   const measure = literalAlternatives(words.cleaning.measure);
+  // Units of weight, volume and length as menus abbreviate them after a number (cleaning_words.tsv unit and
+  // volume_unit rows), beside the units it spells out (its measure rows, read in words too: "Twelve Inches"); the units
+  // a number counts (pieces, cups) are its counted_unit rows.
+  const UNIT = `(?:${literalAlternatives([...words.cleaning.unit, ...words.cleaning.volumeUnit], '\\s?')})`;
   const heads = literalAlternatives([...words.numbers.serving.keys()]);
   const counts = literalAlternatives([...words.numbers.spelledCount.keys()]);
   const pieces = literalAlternatives([...words.pieceWords]);
