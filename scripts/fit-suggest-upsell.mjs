@@ -16,8 +16,11 @@
 // Newton's method; the declared orders (UPSELL_ORDERS: the cart's own cuisine never counts less than a looser one) are
 // held by tying a violated pair into one weight and fitting again. The L2 strength is chosen by leave-one-cart-out
 // cross-validation on the mean nDCG@5 of each cart's candidates ranked by the model; that score, each cart ranked by
-// a fit that never saw it, is recorded beside the ranking by closeness alone. Refit when the encoder, the knowledge
-// base, the features or the grades change.
+// a fit that never saw it, is recorded beside the ranking by closeness alone. Then the list's spread: how much a
+// further suggestion of a category the list already has is worth (repeat_decay), chosen from a grid for the best mean
+// grade of each dev cart's top 5 as /suggest ranks them with the weights just fitted (the eval's
+// suggest_top5_mean_grade); ties go to the largest share, the least reshuffling of the model's order. Refit when the
+// encoder, the knowledge base, the features or the grades change.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -29,16 +32,17 @@ const argv = process.argv.slice(2);
 const outAt = argv.indexOf('--out');
 const log = (m) => console.log(`[fit-suggest-upsell] ${m}`);
 
-const { UPSELL_FEATURE_NAMES, UPSELL_FORMAT, UPSELL_MODEL_PATH, UPSELL_ORDERS, upsellFeatures } = await import(dist('src/core/upsell.js'));
+const { UPSELL_FEATURE_NAMES, UPSELL_FORMAT, UPSELL_MODEL_PATH, UPSELL_ORDERS, upsellFeatures, upsellModel } = await import(dist('src/core/upsell.js'));
 const OUT = outAt >= 0 ? argv[outAt + 1] : UPSELL_MODEL_PATH;
 const CARTS = join(ROOT, 'eval', 'dev', 'suggest_dev_carts.jsonl');
 const GRADES = join(ROOT, 'eval', 'dev', 'suggest_dev_upsell_grades.tsv');
 const LAMBDAS = [0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1];
+const DECAYS = Array.from({ length: 11 }, (_, i) => Math.round((0.5 + i * 0.05) * 100) / 100);
 const N = UPSELL_FEATURE_NAMES.length;
 
 if (!existsSync(UPSELL_MODEL_PATH)) {
   mkdirSync(dirname(UPSELL_MODEL_PATH), { recursive: true });
-  writeFileSync(UPSELL_MODEL_PATH, `${JSON.stringify({ format: UPSELL_FORMAT, encoder: 'none', features: UPSELL_FEATURE_NAMES, weights: UPSELL_FEATURE_NAMES.map(() => 0), bias: 0 })}\n`);
+  writeFileSync(UPSELL_MODEL_PATH, `${JSON.stringify({ format: UPSELL_FORMAT, encoder: 'none', features: UPSELL_FEATURE_NAMES, weights: UPSELL_FEATURE_NAMES.map(() => 0), bias: 0, repeat_decay: 1 })}\n`);
   log(`no model yet: wrote a neutral one to ${UPSELL_MODEL_PATH} so the service loads`);
 }
 const { loadConfig } = await import(dist('src/config.js'));
@@ -179,6 +183,26 @@ UPSELL_FEATURE_NAMES.forEach((name, j) => log(`  ${name.padEnd(28)} ${model.weig
 log(`  ${'(bias)'.padEnd(28)} ${model.bias.toFixed(3)}`);
 
 const round = (x) => Math.round(x * 1e4) / 1e4;
+
+// The spread, with the weights as they will be served (rounded).
+const servedWeights = Float64Array.from(model.weights, round);
+const byDecay = [];
+for (const decay of DECAYS) {
+  const candidate = upsellModel(encoder, servedWeights, round(model.bias), decay);
+  let shown = 0, sum = 0;
+  for (const [id, byItem] of grades) {
+    const c = carts[id];
+    const { result } = await suggestWithDetail(services, c.cart, c.menu, 5, candidate);
+    for (const s of result.suggestions.slice(0, 5)) {
+      const g = byItem.get(s.item);
+      if (g !== undefined) (shown++, (sum += g));
+    }
+  }
+  byDecay.push({ decay, grade: sum / Math.max(shown, 1), shown });
+}
+for (const r of byDecay) log(`repeat_decay ${r.decay.toFixed(2)}: top-5 mean grade ${r.grade.toFixed(4)} (${r.shown} graded shown)`);
+const spread = byDecay.reduce((a, b) => (b.grade > a.grade + 1e-12 || (Math.abs(b.grade - a.grade) <= 1e-12 && b.decay > a.decay) ? b : a));
+log(`chosen repeat_decay ${spread.decay}`);
 const file = {
   format: UPSELL_FORMAT,
   encoder,
@@ -186,6 +210,7 @@ const file = {
   weights: [...model.weights].map(round),
   bias: round(model.bias),
   l2: best.lambda,
+  repeat_decay: spread.decay,
   fitted_by: 'scripts/fit-suggest-upsell.mjs',
   data: {
     carts: 'eval/dev/suggest_dev_carts.jsonl',
@@ -197,6 +222,8 @@ const file = {
     leave_one_cart_out_ndcg_at_5: round(best.ndcg),
     closeness_alone_ndcg_at_5: round(closenessOnly),
     by_l2: Object.fromEntries(byLambda.map((r) => [String(r.lambda), round(r.ndcg)])),
+    top5_mean_grade: round(spread.grade),
+    top5_mean_grade_by_repeat_decay: Object.fromEntries(byDecay.map((r) => [r.decay.toFixed(2), round(r.grade)])),
   },
 };
 mkdirSync(dirname(OUT), { recursive: true });

@@ -67,4 +67,18 @@ t.test('a model file fitted on other features, out of order or of another format
   t.throws(() => readUpsellModel(path), /against its declared order/);
   writeFileSync(path, JSON.stringify({ ...raw, weights: raw.weights.slice(1) }));
   t.throws(() => readUpsellModel(path), /finite weights/);
+  for (const decay of [0, 1.5, undefined]) {
+    writeFileSync(path, JSON.stringify({ ...raw, repeat_decay: decay }));
+    t.throws(() => readUpsellModel(path), /repeat_decay must be a share/, `repeat_decay ${decay} is refused`);
+  }
+});
+
+t.test("the list's spread is the fit's choice: the best top-5 grade of its grid, ties to the largest share", async (t) => {
+  const raw = JSON.parse(readFileSync(UPSELL_MODEL_PATH, 'utf8')) as { repeat_decay: number; metrics: { top5_mean_grade_by_repeat_decay: Record<string, number> } };
+  const grid = Object.entries(raw.metrics.top5_mean_grade_by_repeat_decay).map(([d, g]) => [Number(d), g] as const);
+  t.ok(grid.length >= 5, 'a grid of shares was tried');
+  const best = Math.max(...grid.map(([, g]) => g));
+  const chosen = Math.max(...grid.filter(([, g]) => g === best).map(([d]) => d));
+  t.equal(raw.repeat_decay, chosen);
+  t.equal(readUpsellModel().repeatDecay, chosen, 'and the service reads it');
 });

@@ -11,7 +11,7 @@ import type { RemovedNoise } from './text/clean.js';
 import { dot, FULL_DIMENSION } from './inference/encoder.js';
 import { cosineTopK } from '../native/index.js';
 import { roundScore } from './number-format.js';
-import { upsellFeatures, type UpsellEvidence } from './upsell.js';
+import { upsellFeatures, type UpsellEvidence, type UpsellModel } from './upsell.js';
 
 /** The width of the vectors suggestions compare (the full 384-d embedding). */
 const DIMENSION = FULL_DIMENSION;
@@ -44,7 +44,8 @@ function rowsOf(vectors: readonly Float32Array[]): Float32Array {
  * cart's nearest item):
  *  - its category is missing from the cart and from the suggestions made so far: (1 + q) / 2, so every missing
  *    category outranks every other suggestion;
- *  - otherwise q / 2 · REPEAT_DECAY^n, n = suggestions already made in its category (spreads the list over categories).
+ *  - otherwise q / 2 · d^n, n = suggestions already made in its category, d the model's repeatDecay (spreads the list
+ *    over categories; fitted with the model).
  * The list is built by repeatedly taking the best current score, so scores never increase down the list.
  */
 
@@ -82,9 +83,6 @@ export interface ItemFacts {
   readonly cartDiet: 'veg' | 'non_veg' | 'unknown';
   readonly cuisine: CuisineOrUncertain;
 }
-
-/** Each further suggestion of one category is worth this share of the one before (a list spread over categories). */
-const REPEAT_DECAY = 0.85;
 
 /** The words of a rice or noodle main (lexicon/no_bread_words.txt), as whole words of a cleaned name. */
 function noBreadPattern(k: Knowledge): RegExp {
@@ -275,6 +273,8 @@ export async function suggestWithDetail(
   cart: readonly string[],
   menu: readonly string[],
   topK: number,
+  /** The upsell model to rank with (default services.upsellModel; the fit script tries its own). */
+  model: UpsellModel = services.upsellModel,
 ): Promise<{
   result: CartSuggestions;
   eligibleCategories: ReadonlySet<Course>;
@@ -354,7 +354,7 @@ export async function suggestWithDetail(
 
   const quality = new Map<number, number>();
   const evidence = candidates.map(({ m, i }) => ({ item: m.original, evidence: upsellEvidenceOf(kitchens, m, summary, closeness[i]!) }));
-  candidates.forEach(({ i }, n) => quality.set(i, services.upsellModel.goodness(upsellFeatures(evidence[n]!.evidence))));
+  candidates.forEach(({ i }, n) => quality.set(i, model.goodness(upsellFeatures(evidence[n]!.evidence))));
 
   // Greedy: take the best current score; a category stops counting as missing once a suggestion covers it.
   const covered = new Set<Course>(categories);
@@ -365,7 +365,7 @@ export async function suggestWithDetail(
     const m = menuFacts[i]!;
     const q = quality.get(i)!;
     if (!covered.has(m.category)) return { score: (1 + q) / 2, fillsGap: true };
-    return { score: (q / 2) * REPEAT_DECAY ** (perCategory.get(m.category) ?? 0), fillsGap: false };
+    return { score: (q / 2) * model.repeatDecay ** (perCategory.get(m.category) ?? 0), fillsGap: false };
   };
   while (picked.length < topK && remaining.size > 0) {
     let best = -1;

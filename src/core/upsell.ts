@@ -79,20 +79,25 @@ export interface UpsellModel {
   readonly encoder: string;
   readonly weights: Float64Array;
   readonly bias: number;
+  /**
+   * How a list is spread over categories: each further suggestion of a category the cart or the list already has is
+   * worth this share of the one before. Chosen by the same fit, for the best mean grade of the dev carts' top 5.
+   */
+  readonly repeatDecay: number;
   /** The probability-like goodness of an add-on, 0–1: the fitted logistic over the features. */
   goodness(features: Float64Array): number;
 }
 
-export function upsellModel(encoder: string, weights: Float64Array, bias: number): UpsellModel {
+export function upsellModel(encoder: string, weights: Float64Array, bias: number, repeatDecay: number): UpsellModel {
   return {
-    encoder, weights, bias,
+    encoder, weights, bias, repeatDecay,
     goodness: (features) => linearProbability(weights, bias, features),
   };
 }
 
 /** Reads and checks the fitted model: its features must be UPSELL_FEATURES by name and in order, its orders held. */
 export function readUpsellModel(path: string = UPSELL_MODEL_PATH): UpsellModel {
-  const { raw, where } = readFittedFile<{ format?: string; encoder?: string; features?: string[]; weights?: number[]; bias?: number }>(path, UPSELL_FORMAT);
+  const { raw, where } = readFittedFile<{ format?: string; encoder?: string; features?: string[]; weights?: number[]; bias?: number; repeat_decay?: number }>(path, UPSELL_FORMAT);
   const names = UPSELL_FEATURE_NAMES;
   const features = raw.features ?? [];
   if (features.length !== names.length || features.some((f, i) => f !== names[i])) {
@@ -105,5 +110,7 @@ export function readUpsellModel(path: string = UPSELL_MODEL_PATH): UpsellModel {
   for (const [stronger, weaker] of UPSELL_ORDERS) {
     if (weights[stronger]! < weights[weaker]!) throw new Error(`${where}: ${names[stronger]} weighs less than ${names[weaker]}, against its declared order`);
   }
-  return upsellModel(raw.encoder, Float64Array.from(weights), raw.bias!);
+  const decay = raw.repeat_decay;
+  if (typeof decay !== 'number' || !(decay > 0 && decay <= 1)) throw new Error(`${where}: repeat_decay must be a share in (0, 1]: refit with scripts/fit-suggest-upsell.mjs`);
+  return upsellModel(raw.encoder, Float64Array.from(weights), raw.bias!, decay);
 }
