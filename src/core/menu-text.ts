@@ -79,6 +79,11 @@ export class MenuText {
     return this.reading.english;
   }
 
+  /** `english`'s words, lower case, split as `words` are: what a query's needs and content words are read from. */
+  get englishWords(): readonly string[] {
+    return this.reading.englishWords;
+  }
+
   /** Diet, protein, course and cuisine cues of the cleaned text. */
   get cues(): MenuTextCues {
     return this.reading.cues;
@@ -197,6 +202,7 @@ class NameReading {
   private candidatesValue: readonly Dish[] | undefined;
   private profileValue: ItemProfile | undefined;
   private dishWordsValue: readonly string[] | undefined;
+  private englishWordsValue: readonly string[] | undefined;
   private comboFlag: boolean | undefined;
   private knownWordValue: boolean | undefined;
   private annotations: Map<string, unknown> | undefined;
@@ -221,6 +227,10 @@ class NameReading {
 
   get english(): string {
     return (this.englishValue ??= toEnglishFoodWords(this.k.translations, this.text));
+  }
+
+  get englishWords(): readonly string[] {
+    return (this.englishWordsValue ??= this.english.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean));
   }
 
   get cues(): MenuTextCues {

@@ -182,7 +182,7 @@ export function understandQuery(query: MenuText): QueryUnderstanding {
   // embedded; the knowledge-base lookup below keeps the words as typed, since it knows other-language names.
   const pairing = PAIRING_PHRASE.exec(cleanedQuery);
   if (pairing) return pairingQuery(query, (pairing[1] ?? pairing[2])!);
-  const words = query.english.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const words = query.englishWords;
   // A food a menu names in several words ("instant noodles", "flattened rice") is a dish, not the concept its last
   // word also is (noodles, rice): the words of such phrases are never concept words.
   const named = equivalencePhrasePositions(k.equivalents, words);
