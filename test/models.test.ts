@@ -113,15 +113,25 @@ t.test('the search ranker and the cosine calibration were fitted on the served e
   // A veto at or under the knowledge base's "different dishes" probability would let a known difference through.
   const dir = mkdtempSync(join(tmpdir(), 'gates-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  const fitted = { format: MATCH_GATES_FORMAT, veto_below: 0.1, confirm_at: 0.4, knowledge_same: 0.96, knowledge_different: 0.03 };
+  const fitted = { format: MATCH_GATES_FORMAT, cosine_gate: 0.45, veto_below: 0.1, confirm_at: 0.4, knowledge_same: 0.96, knowledge_different: 0.03 };
   writeFileSync(join(dir, 'g.json'), JSON.stringify({ ...fitted, veto_below: 0.03 }));
   t.throws(() => readMatchGates(join(dir, 'g.json')), /knowledge_different < veto_below/);
   writeFileSync(join(dir, 'g.json'), JSON.stringify({ ...fitted, confirm_at: 0.97 }));
   t.throws(() => readMatchGates(join(dir, 'g.json')), /confirm_at ≤ knowledge_same/, 'a confirmation above the knowledge base\'s own probability would let a known identity fail');
-  writeFileSync(join(dir, 'g.json'), JSON.stringify({ format: MATCH_GATES_FORMAT, veto_below: 0.1, confirm_at: 0.4 }));
+  writeFileSync(join(dir, 'g.json'), JSON.stringify({ format: MATCH_GATES_FORMAT, cosine_gate: 0.45, veto_below: 0.1, confirm_at: 0.4 }));
   t.throws(() => readMatchGates(join(dir, 'g.json')), /knowledge_same/, 'the measured probabilities are required');
   writeFileSync(join(dir, 'g.json'), JSON.stringify(fitted));
-  t.same(readMatchGates(join(dir, 'g.json')), { vetoBelow: 0.1, confirmAt: 0.4, knowledgeSame: 0.96, knowledgeDifferent: 0.03 });
+  for (const cosineGate of [undefined, 0, 1, '0.4']) {
+    writeFileSync(join(dir, 'g.json'), JSON.stringify({ ...fitted, cosine_gate: cosineGate }));
+    t.throws(() => readMatchGates(join(dir, 'g.json')), /cosine_gate in \(0, 1\)/, `a cosine gate of ${String(cosineGate)} is refused`);
+  }
+  writeFileSync(join(dir, 'g.json'), JSON.stringify(fitted));
+  t.same(readMatchGates(join(dir, 'g.json')), { cosineGate: 0.45, vetoBelow: 0.1, confirmAt: 0.4, knowledgeSame: 0.96, knowledgeDifferent: 0.03 });
+  // The gate is the fit's choice: the one with the most development pairs right, recorded beside the others.
+  const record = JSON.parse(readFileSync(MATCH_GATES_PATH, 'utf8')) as { cosine_gate: number; metrics: { right_by_cosine_gate: Record<string, number> } };
+  const byGate = Object.entries(record.metrics.right_by_cosine_gate);
+  t.ok(byGate.length >= 3, 'a grid of gates was tried');
+  t.equal(Math.max(...byGate.map(([, n]) => n)), record.metrics.right_by_cosine_gate[record.cosine_gate.toFixed(2)], `the gate served (${record.cosine_gate}) is one with the most pairs right`);
 });
 
 t.test('the menu vector was fitted for the served encoder', async (t) => {

@@ -18,7 +18,7 @@ import { roundScore } from './number-format.js';
 /**
  * The precision stage for "are these the same dish?", used by /match and /dedup.
  *
- * A pair is scored only when its cosine clears MATCH_COSINE_GATE or the knowledge base resolves both texts to the
+ * A pair is scored only when its cosine clears the fitted cosine gate (MatchGates.cosineGate) or the knowledge base resolves both texts to the
  * same dish (otherwise the answer is "different" and reranker_score is null). The precision score is a probability that the two texts name the same dish:
  *   - from a cross-encoder when one is loaded (calibrated to 0–1 at build time), else
  *   - from the knowledge base: both texts resolving to the same dish, or to two different dishes, → the share of such
@@ -36,8 +36,6 @@ import { roundScore } from './number-format.js';
  * at the measured probability of such a pair (MatchGates.knowledgeDifferent): two variants of one family (variants.ts)
  * or two sure, different course groups.
  */
-export const MATCH_COSINE_GATE = 0.4;
-
 export interface PairScorer {
   readonly id: string;
   /** Calibrated same-dish probabilities for cleaned text pairs. */
@@ -60,9 +58,12 @@ export interface CosineCalibration {
  * (models/calibration/match-gates.json). `knowledgeSame` and `knowledgeDifferent` are measured: the share of the pairs
  * the knowledge base reads as one dish (or as two items) that are labelled the same dish, and the precision score
  * such a pair gets. Then the two cut-offs on that score, fitted for the served models: below `vetoBelow` a pair over
- * the cosine threshold is a look-alike; from `confirmAt` up a pair under it is a synonym the cosine missed.
+ * the cosine threshold is a look-alike; from `confirmAt` up a pair under it is a synonym the cosine missed. Before
+ * all of it, `cosineGate`: below it a pair the knowledge base does not read as one dish is "different" unscored (the
+ * contract's gate on reranker_score, which bounds the precision stage's cost), fitted with the cut-offs.
  */
 export interface MatchGates {
+  readonly cosineGate: number;
   readonly vetoBelow: number;
   readonly confirmAt: number;
   readonly knowledgeSame: number;
@@ -126,15 +127,16 @@ export const MATCH_GATES_PATH = join(MODELS_DIR, 'calibration', 'match-gates.jso
  * veto lies above the probability of a pair the knowledge base tells apart and the confirmation at or below that of
  * a pair it reads as one dish. */
 export function readMatchGates(path: string = MATCH_GATES_PATH): MatchGates {
-  const { raw, where } = readFittedFile<{ format?: string; veto_below?: unknown; confirm_at?: unknown; knowledge_same?: unknown; knowledge_different?: unknown }>(path, MATCH_GATES_FORMAT);
-  const { veto_below: vetoBelow, confirm_at: confirmAt, knowledge_same: knowledgeSame, knowledge_different: knowledgeDifferent } = raw;
+  const { raw, where } = readFittedFile<{ format?: string; cosine_gate?: unknown; veto_below?: unknown; confirm_at?: unknown; knowledge_same?: unknown; knowledge_different?: unknown }>(path, MATCH_GATES_FORMAT);
+  const { cosine_gate: cosineGate, veto_below: vetoBelow, confirm_at: confirmAt, knowledge_same: knowledgeSame, knowledge_different: knowledgeDifferent } = raw;
+  if (typeof cosineGate !== 'number' || !(cosineGate > 0 && cosineGate < 1)) throw new Error(`${where}: needs a cosine_gate in (0, 1): refit with scripts/fit-match-gates.mjs`);
   if (
     typeof vetoBelow !== 'number' || typeof confirmAt !== 'number' || typeof knowledgeSame !== 'number' || typeof knowledgeDifferent !== 'number' ||
     !(knowledgeDifferent > 0 && knowledgeDifferent < vetoBelow && vetoBelow <= confirmAt && confirmAt <= knowledgeSame && knowledgeSame < 1)
   ) {
     throw new Error(`${where}: needs 0 < knowledge_different < veto_below ≤ confirm_at ≤ knowledge_same < 1`);
   }
-  return Object.freeze({ vetoBelow, confirmAt, knowledgeSame, knowledgeDifferent });
+  return Object.freeze({ cosineGate, vetoBelow, confirmAt, knowledgeSame, knowledgeDifferent });
 }
 
 export function knowledgeProbability(a: ItemProfile, b: ItemProfile, cosine: number, calibration: CosineCalibration, gates: MatchGates): number {
@@ -290,7 +292,7 @@ export async function judgePairs(
   precision: PairPrecision,
   options: { readonly verdictsOnly?: boolean } = {},
 ): Promise<PairVerdict[]> {
-  const { profiles, rendered, gated, flags, identities } = knowledgeReadings(k, pairs, cosines);
+  const { profiles, rendered, gated, flags, identities } = knowledgeReadings(k, pairs, cosines, precision.gates.cosineGate);
   const modelScores = new Map<number, number>();
   const scorer = precision.model;
   if (scorer) {
@@ -325,9 +327,9 @@ function definingSwap(k: Knowledge, a: Rendering, b: Rendering): Apart | null {
 }
 
 /** What the knowledge base reads off each pair before any model: whether the pair reaches the precision stage
- * (`gated`), its diet and protein conflicts, and its identity ('same' dish, 'different' items, or null: it cannot
+ * (`gated`: its cosine reaches `cosineGate`, or the knowledge base reads it as one dish), its diet and protein conflicts, and its identity ('same' dish, 'different' items, or null: it cannot
  * tell). scripts/fit-match-gates.mjs measures on the development pairs how often each identity is right. */
-export function knowledgeReadings(k: Knowledge, pairs: readonly (readonly [MenuText, MenuText])[], cosines: readonly number[]) {
+export function knowledgeReadings(k: Knowledge, pairs: readonly (readonly [MenuText, MenuText])[], cosines: readonly number[], cosineGate: number) {
   const profiles = pairs.map(([a, b]) => [a.profile, b.profile] as const);
   // Dedup and suggest judge many pairs over few texts: each text is rendered once.
   const rendered = pairs.map(([a, b]) => [renderingOf(a), renderingOf(b)] as const);
@@ -337,7 +339,7 @@ export function knowledgeReadings(k: Knowledge, pairs: readonly (readonly [MenuT
   const sameWords = rendered.map(([a, b]) => renderingsAlike(k, a, b));
   // The gate bounds precision-stage cost; a knowledge-base identity costs nothing, so a synonym the base encoder
   // scores low (Murgh Makhani / Butter Chicken, cosine 0.15) still reaches the precision stage.
-  const gated = cosines.map((c, i) => c >= MATCH_COSINE_GATE || sameWords[i]! || dishIdentity(profiles[i]![0], profiles[i]![1]) === 'same');
+  const gated = cosines.map((c, i) => c >= cosineGate || sameWords[i]! || dishIdentity(profiles[i]![0], profiles[i]![1]) === 'same');
   const flags = profiles.map(([pa, pb]) => conflicts(k, pa, pb));
   const identities = pairs.map(([ta, tb], i) => {
     if (!gated[i]) return null;

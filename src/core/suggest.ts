@@ -4,7 +4,7 @@ import { vegOrNot, type ItemProfile } from './items.js';
 import type { MenuText } from './menu-text.js';
 import { COURSES, cuisineRelation, type Course, type Cuisine, type CuisineTable, type Knowledge } from './knowledge/index.js';
 import { literalAlternatives } from './knowledge/words.js';
-import { DEFAULT_COSINE_THRESHOLD, MATCH_COSINE_GATE, judgePairs, type PairPrecision } from './match.js';
+import { DEFAULT_COSINE_THRESHOLD, judgePairs, type PairPrecision } from './match.js';
 import { judgeNonFood } from './nonfood.js';
 import type { Services } from './services.js';
 import type { RemovedNoise } from './text/clean.js';
@@ -231,7 +231,7 @@ function sameByName(a: ItemFacts, b: ItemFacts): boolean {
 }
 
 /**
- * For each candidate pair (i, j) with cosine ≥ MATCH_COSINE_GATE, the /match precision stage's verdict (below its own
+ * For each candidate pair (i, j) with cosine ≥ the match cosine gate (MatchGates.cosineGate), the /match precision stage's verdict (below its own
  * gate the judge answers "different" unless the names agree); pairs that agree by name are the same dish without asking.
  */
 async function sameDishPairs(
@@ -239,7 +239,7 @@ async function sameDishPairs(
   precision: PairPrecision,
   pairs: readonly (readonly [ItemFacts, ItemFacts, number])[],
 ): Promise<boolean[]> {
-  const judged = pairs.map(([a, b, cos]) => (sameByName(a, b) ? true : cos >= MATCH_COSINE_GATE ? null : false));
+  const judged = pairs.map(([a, b, cos]) => (sameByName(a, b) ? true : cos >= precision.gates.cosineGate ? null : false));
   const ask = judged.flatMap((j, k) => (j === null ? [k] : []));
   if (ask.length > 0) {
     const verdicts = await judgePairs(
