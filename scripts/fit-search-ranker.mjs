@@ -12,10 +12,11 @@
 // The model: a linear score over the features, its weights fitted listwise (a softmax over each query's menu against
 // the query's gains, 2^grade - 1, as nDCG counts them; L2 on the weights; Newton's method with step halving), then made
 // a probability by Platt scaling (an item graded relevant reads 1, any other 0, every query weighing the same, no-match
-// queries included). "Goes with" queries keep their own rule and are not fitted. Before the weights, the menu rule
-// (how an item's course is read from the items around it and from its menu: MenuContextRule) and the fallback rule
-// (what is offered when nothing passes: FallbackRule) are chosen by a coordinate search from the committed ones,
-// judged with the committed weights and gates (coordinateSearch). The gates then give the best nDCG@10
+// queries included). "Goes with" queries keep their own rule and are not fitted. Before the weights, the concept blend
+// (how far a query's vector moves towards the concepts it asks for: ConceptBlend), the menu rule (how an item's course
+// is read from the items around it and from its menu: MenuContextRule) and the fallback rule (what is offered when
+// nothing passes: FallbackRule) are chosen by a coordinate search from the committed ones, judged with the committed
+// weights and gates (coordinateSearch). The gates then give the best nDCG@10
 // that still answers 90% of the no-match queries with nothing but fallbacks (issue #26's bar; answerable queries
 // outnumber no-match ones 13 to 1, so a pooled mean would buy a little nDCG with many wrong answers to a dish the
 // menu lacks); the result precision breaks ties. The L2 strength is chosen by leave-one-set-out cross-validation over
@@ -39,8 +40,8 @@ const log = (m) => console.log(`[fit-search-ranker] ${m}`);
 const { loadConfig } = await import(dist('src/config.js'));
 const { Services } = await import(dist('src/core/services.js'));
 const { readSearch } = await import(dist('src/core/search-request.js'));
-const { searchItems, gateSearch, relevanceOf, PAIRING_GATES } = await import(dist('src/core/search.js'));
-const { relevanceFeatures, RELEVANCE_FEATURE_NAMES, RELEVANCE_ORDERS, RANKER_FORMAT, SEARCH_RANKER_PATH, MENU_CONTEXT_FIELDS, FALLBACK_FIELDS, readSearchRanker, searchRanker } = await import(dist('src/core/search-relevance.js'));
+const { searchItems, gateSearch, relevanceOf, conceptualQueryVector, PAIRING_GATES } = await import(dist('src/core/search.js'));
+const { relevanceFeatures, RELEVANCE_FEATURE_NAMES, RELEVANCE_ORDERS, RANKER_FORMAT, SEARCH_RANKER_PATH, MENU_CONTEXT_FIELDS, FALLBACK_FIELDS, CONCEPT_BLEND_FIELDS, readSearchRanker, searchRanker } = await import(dist('src/core/search-relevance.js'));
 const { loadDevSets } = await import(dist('eval/sets.js'));
 const { clamp01 } = await import(dist('src/core/match.js'));
 
@@ -62,19 +63,22 @@ for (const f of readdirSync(devDir).filter((f) => /^search_dev\d+_/.test(f)).sor
 const dataSha256 = dataHash.digest('hex');
 log(`encoder ${encoderId}; ${sets.length} development search sets (sha256 ${dataSha256.slice(0, 12)})`);
 
-// The model committed now: its menu rule is where the search for a new one starts, and the refit is measured against it.
+// The model committed now: its rules are where the search for new ones starts, and the refit is measured against it.
+// A committed file fitted on other features still gives its rules, strength and gates (the judge is then refitted).
 let committed = null;
-let committedL2 = null;
+let committedRaw = null;
 try {
+  committedRaw = JSON.parse(readFileSync(OUT, 'utf8'));
   committed = readSearchRanker(OUT);
-  committedL2 = JSON.parse(readFileSync(OUT, 'utf8')).l2 ?? null;
 } catch (e) {
-  log(`no committed model to compare (${e.message})`);
+  log(`no committed model to judge by (${e.message})`);
 }
+const committedL2 = committedRaw?.l2 ?? null;
 
 // Every query read once (its understanding, the menu's texts, the cosines, the grades); its items and their features
 // depend on the menu rule and are made again for each rule tried.
 const queries = [];
+const menuVectors = new Map();
 const t0 = Date.now();
 for (const set of sets) {
   for (const sq of set.queries) {
@@ -82,7 +86,22 @@ for (const set of sets) {
     if (!corpus) continue;
     const read = await readSearch(services, sq.query, corpus, null, 384);
     const grades = corpus.map((t) => sq.relevant[t] ?? 0);
-    queries.push({ set: set.name, sq, q: read.understanding, texts: read.corpus, items: null, cosines: read.cosines, features: null, grades, corpus });
+    // The vectors before the concept blend, kept to score each blend tried (the encoder's cache makes this a lookup).
+    const [queryVector] = await services.vectorsOf([read.query], 384);
+    const menuKey = `${set.name}\u0000${sq.menu}`;
+    if (!menuVectors.has(menuKey)) menuVectors.set(menuKey, await services.vectorsOf(read.corpus, 384));
+    queries.push({ set: set.name, sq, q: read.understanding, texts: read.corpus, items: null, cosines: read.cosines, features: null, grades, corpus, queryVector, menuKey });
+  }
+}
+/** Every query's cosines under a concept blend, as readSearch computes them with that blend served. */
+function readCosines(blend) {
+  for (const q of queries) {
+    const qv = conceptualQueryVector(q.queryVector, q.q, services.conceptCentroids, services.requireEncoder(), 384, blend);
+    q.cosines = menuVectors.get(q.menuKey).map((v) => {
+      let dot = 0;
+      for (let i = 0; i < v.length; i++) dot += qv[i] * v[i];
+      return dot;
+    });
   }
 }
 /** The queries' items and features under a menu rule. */
@@ -305,7 +324,8 @@ function solve(H, g, n) {
 
 let menuRule = null; // chosen below, before the weights
 let fallbackRule = null; // likewise
-const rankerOf = (w, floor = 0.5, band = 0.5) => searchRanker(encoderId, w.slice(0, D - 1), w[D - 1], floor, band, menuRule, fallbackRule);
+let blend = null; // likewise
+const rankerOf = (w, floor = 0.5, band = 0.5) => searchRanker(encoderId, w.slice(0, D - 1), w[D - 1], floor, band, menuRule, fallbackRule, blend);
 const dcg = (gains) => gains.reduce((s, g, i) => s + (2 ** g - 1) / Math.log2(i + 2), 0);
 
 /** The relevance of every item of every query under weights w (what the gates then cut). */
@@ -431,19 +451,34 @@ function coordinateSearch(name, start, startScore, fields, candidates, scoreOf, 
   return rule;
 }
 
-const startMenu = committed?.menu ?? { openCourse: 0.5, sureCourse: 0.775, neighbours: 2, reach: 8, usualShare: 0.6, usualMin: 5 };
-const startFallback = committed?.fallback ?? { minCosine: 0.35, band: 0.1, most: 5, courseCue: 0.7, cuisineConfidence: 0.85 };
+const startMenu = committedRaw?.menu ?? { openCourse: 0.5, sureCourse: 0.775, neighbours: 2, reach: 8, usualShare: 0.6, usualMin: 5 };
+const startFallback = committedRaw?.fallback ?? { minCosine: 0.35, band: 0.1, most: 5, courseCue: 0.7, cuisineConfidence: 0.85 };
+const startBlend = committedRaw?.blend ?? { base: 0.5, perAbstractness: 1.5 };
 menuRule = startMenu;
 fallbackRule = startFallback;
+blend = startBlend;
 readItems(startMenu);
-// With no committed weights to judge rules by, the rules are judged by fitted ones (the default strength and gates).
+// With no committed weights to judge rules by, the rules are judged by weights fitted under the committed rules (the
+// committed strength and gates, else a middle strength and gates).
 const judge = committed
   ? { w: Float64Array.from([...committed.weights, committed.bias]), floor: committed.floor, band: committed.band }
-  : { w: fit(queries, 3), floor: 0.5, band: 0.5 };
+  : { w: fit(queries, committedL2 ?? 3), floor: committedRaw?.floor ?? 0.5, band: committedRaw?.band ?? 0.5 };
 const startScore = scoreBySet(queries, scoredOf(queries, judge.w), judge.floor, judge.band);
-log(`the committed model: dev nDCG@10 ${startScore.ndcg.toFixed(4)}, no-match ${startScore.noMatch.toFixed(4)}, precision ${startScore.precision.toFixed(4)}, score (nDCG and no-match, averaged) ${startScore.score.toFixed(4)}`);
+log(`${committed ? 'the committed model' : 'the judge'}: dev nDCG@10 ${startScore.ndcg.toFixed(4)}, no-match ${startScore.noMatch.toFixed(4)}, precision ${startScore.precision.toFixed(4)}, score (nDCG and no-match, averaged) ${startScore.score.toFixed(4)}`);
+// The concept blend first: it moves the cosines, which every feature and rule after it reads.
+blend = coordinateSearch('blend', startBlend, startScore, CONCEPT_BLEND_FIELDS, {
+  base: [0, 0.25, 0.5, 0.75, 1, 1.5],
+  perAbstractness: [0, 0.5, 1, 1.5, 2, 2.5, 3],
+}, (candidate) => {
+  blend = candidate;
+  readCosines(candidate);
+  readItems(menuRule);
+  return scoreBySet(queries, scoredOf(queries, judge.w), judge.floor, judge.band);
+});
+readCosines(blend);
+readItems(menuRule);
 const courseLevels = between(queries.flatMap((q) => q.texts.map((t) => t.profile.courseConfidence)));
-menuRule = coordinateSearch('menu', startMenu, startScore, MENU_CONTEXT_FIELDS, {
+menuRule = coordinateSearch('menu', startMenu, scoreBySet(queries, scoredOf(queries, judge.w), judge.floor, judge.band), MENU_CONTEXT_FIELDS, {
   openCourse: courseLevels,
   sureCourse: courseLevels,
   neighbours: [1, 2, 3],
@@ -494,7 +529,7 @@ for (const lambda of LAMBDAS) {
 // beats it clearly (clearlyBetter, on the per-set scores), as the rules above do.
 const perSetOf = (l) => new Map(Object.entries(crossValidated[l].per_set).map(([set, v]) => [set, Math.min(v.no_match_correct, NO_MATCH_TARGET) + v.ndcg_at_10]));
 const topLambda = LAMBDAS.reduce((b, l) => (crossValidated[l].score > crossValidated[b].score ? l : b));
-const committedLambda = committed && LAMBDAS.includes(committedL2) ? committedL2 : null;
+const committedLambda = LAMBDAS.includes(committedL2) ? committedL2 : null;
 const bestLambda = committedLambda === null || committedLambda === topLambda || clearlyBetter(perSetOf(topLambda), perSetOf(committedLambda)) ? topLambda : committedLambda;
 log(`best leave-one-set-out lambda ${topLambda}; chosen ${bestLambda}${committedLambda !== null ? ` (committed ${committedLambda})` : ''}`);
 
@@ -516,6 +551,7 @@ const file = {
   band: +gates.band.toFixed(2),
   menu: menuRule,
   fallback: fallbackRule,
+  blend,
   fitted_by: 'scripts/fit-search-ranker.mjs',
   // The menu and fallback cut-offs are levels of the profile confidences: a refit of those moves them (models.test.ts).
   data: { sets: setNames, queries: queries.length, sha256: dataSha256, profile_sources_sha256: createHash('sha256').update(readFileSync(PROFILE_SOURCES_PATH)).digest('hex') },

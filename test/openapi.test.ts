@@ -6,6 +6,7 @@ import { ENDPOINTS, plansIncluding } from '../src/core/accounts/plans.js';
 import { ERROR_CODES } from '../src/core/errors.js';
 import { REPO_ROOT } from '../src/core/paths.js';
 import { MAX_TEXT_CHARS } from '../src/core/text/limits.js';
+import { DEFAULT_COSINE_THRESHOLD } from '../src/core/contract.js';
 import { ROUTES } from '../src/routes/index.js';
 import { buildOpenApiDocument, operationExamples, statusOf } from '../src/routes/openapi.js';
 import type { Route } from '../src/routes/route.js';
@@ -80,6 +81,11 @@ t.test('limits in the document are the limits the routes enforce (one set of typ
   const s = doc.components.schemas;
   t.equal(s.MenuText.maxLength, MAX_TEXT_CHARS, 'item texts: 500 characters, the limit the catalog jobs apply too');
   t.equal(MAX_TEXT_CHARS, 500, 'the contract says 500');
+  t.equal(DEFAULT_COSINE_THRESHOLD, 0.85, 'the contract says cosine_threshold defaults to 0.85');
+  for (const schema of ['MatchRequest', 'DedupRequest']) {
+    const ref: string = s[schema].properties.cosine_threshold.oneOf.find((o: { $ref?: string }) => o.$ref).$ref;
+    t.equal(s[ref.split('/').pop()!].default, DEFAULT_COSINE_THRESHOLD, `${schema}.cosine_threshold: the documented default is the one applied`);
+  }
   const limits: [string, string, number][] = [
     ['EmbedRequest', 'items', 512], ['EmbedBatchRequest', 'items', 5000], ['SearchRequest', 'corpus', 512],
     ['MatchRequest', 'pairs', 100], ['DedupRequest', 'items', 2000], ['ClassifyRequest', 'items', 512],

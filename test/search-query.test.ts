@@ -1,6 +1,7 @@
 import t from 'tap';
 import {
   compoundParts as compoundPartsIn,
+  conceptualQueryVector,
   hasWord as hasWordIn,
   menuSections as menuSectionsIn,
   rankSearch as rankSearchIn,
@@ -14,6 +15,7 @@ import { equivalenceTerms as termsIn, equivalenceTokens as tokensIn } from '../s
 import { loadKnowledge } from '../src/core/knowledge/index.js';
 import { parseMenuText, type MenuText } from '../src/core/menu-text.js';
 import { readSearchRanker } from '../src/core/search-relevance.js';
+import type { MenuEncoder } from '../src/core/inference/encoder.js';
 
 const knowledge = loadKnowledge();
 const ranker = readSearchRanker();
@@ -490,4 +492,22 @@ t.test('understandQuery: a Jain ask finds the items marked either way; "sukhi" i
   const jain = understand('bina pyaaz lehsun ka khana');
   t.same(jain.terms, equivalenceTerms(['jain']), `one term, the Jain group: ${jain.terms.join(', ')}`);
   t.same(understand('aloo ki sukhi sabzi').words, ['aloo']);
+});
+
+t.test('conceptualQueryVector: the query leans towards what it asks for as far as the fitted blend says', async (t) => {
+  const unit = (i: number) => Float32Array.from({ length: 384 }, (_, j) => (j === i ? 1 : 0));
+  const centroids = { byTag: new Map([['spicy' as const, unit(1)]]) };
+  const encoder = { project: (v: Float32Array) => v } as unknown as MenuEncoder;
+  const q = understand('something spicy');
+  t.same(q.tags, ['spicy']);
+  t.equal(q.abstractness, 1, 'a need and nothing else');
+  const lean = (base: number, perAbstractness: number) => conceptualQueryVector(unit(0), q, centroids, encoder, 384, { base, perAbstractness })[1]!;
+  t.equal(lean(0, 0), 0, 'no blend: the query vector as encoded');
+  t.ok(Math.abs(lean(1, 0) - Math.SQRT1_2) < 1e-6, 'a blend of 1: halfway to the concept (45°)');
+  t.ok(Math.abs(lean(0, 1) - Math.SQRT1_2) < 1e-6, 'the same from the slope, the query being wholly abstract');
+  t.ok(lean(0.5, 1.5) > lean(1, 0), 'a stronger blend leans further');
+  const dish = understand('spicy paneer tikka');
+  t.ok(dish.abstractness < 1, 'a dish query is less abstract');
+  const dishLean = conceptualQueryVector(unit(0), dish, centroids, encoder, 384, { base: 0, perAbstractness: 2 })[1]!;
+  t.ok(dishLean > 0 && dishLean < lean(0, 2), 'and leans less for the same slope');
 });

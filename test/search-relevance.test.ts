@@ -73,6 +73,20 @@ t.test('features: a course need, weighted by how abstract the query is', async (
   t.equal(featuresOf('paneer tikka', 'Gulab Jamun')('course_match') + featuresOf('paneer tikka', 'Gulab Jamun')('course_other_group'), 0, 'a dish query asks no course');
 });
 
+t.test('features: the asked tags an item has, as any and as a share (concepts.tsv: "healthy" asks healthy and light)', async (t) => {
+  const both = featuresOf('healthy', 'Chicken Noodle Soup');
+  t.equal(both('tag_hit'), 1, 'a soup tagged healthy and light has an asked tag');
+  t.equal(both('tag_share'), 1, 'and all of them');
+  const one = featuresOf('healthy', 'Grilled Chicken Burger');
+  t.equal(one('tag_hit'), 1, 'a burger tagged healthy has one');
+  t.equal(one('tag_share'), 0.5, 'half of what is asked');
+  t.equal(one('tag_share_abstract'), 0.5, 'a one-word need is wholly abstract');
+  const none = featuresOf('healthy', 'Gulab Jamun');
+  t.equal(none('tag_hit') + none('tag_share'), 0, 'a sweet has neither');
+  t.equal(none('tag_miss'), 1, 'and is known to miss them');
+  t.equal(featuresOf('paneer tikka', 'Chicken Noodle Soup')('tag_hit'), 0, 'a dish query asks no tags');
+});
+
 t.test('features: the cosine is read as given, and only one cosine feature is set', async (t) => {
   const f = featuresOf('paneer tikka', 'Paneer Tikka', 0.83);
   t.equal(f('cosine'), 0.83);
@@ -128,4 +142,11 @@ t.test('a ranker file fitted on other features is refused with what to do', asyn
   t.throws(() => readSearchRanker(path), /whole number most/, 'a fallback size that is no whole number');
   writeFileSync(path, JSON.stringify({ ...raw, fallback: { ...fallback, most: 3 } }));
   t.equal(readSearchRanker(path).fallback.most, 3, 'the fallback rule is read from the file');
+  const blend = (raw as unknown as { blend: Record<string, number> }).blend;
+  writeFileSync(path, JSON.stringify({ ...raw, blend: { ...blend, perAbstractness: undefined } }));
+  t.throws(() => readSearchRanker(path), /blend must give .*perAbstractness/, 'a concept blend without its slope');
+  writeFileSync(path, JSON.stringify({ ...raw, blend: { ...blend, base: -1 } }));
+  t.throws(() => readSearchRanker(path), /blend must give/, 'a blend that moves away from what is asked');
+  writeFileSync(path, JSON.stringify({ ...raw, blend: { base: 0.25, perAbstractness: 2 } }));
+  t.same(readSearchRanker(path).blend, { base: 0.25, perAbstractness: 2 }, 'the concept blend is read from the file');
 });

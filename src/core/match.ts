@@ -103,9 +103,7 @@ function bothConfident(a: ItemProfile, b: ItemProfile): boolean {
   return a.dishScore >= CONFIDENT_DISH_SCORE && b.dishScore >= CONFIDENT_DISH_SCORE;
 }
 
-/** The contract's default cosine_threshold (/match, /dedup, /report, catalog jobs): the cosine at which a pair the
- * precision stage agrees with is the same dish. */
-export const DEFAULT_COSINE_THRESHOLD = 0.85;
+export { DEFAULT_COSINE_THRESHOLD } from './contract.js';
 
 /** Knowledge-base evidence about two profiles: 'same', 'different' or null when the knowledge cannot tell. */
 export function dishIdentity(a: ItemProfile, b: ItemProfile): 'same' | 'different' | null {

@@ -198,8 +198,10 @@ export const RELEVANCE_FEATURES: readonly RelevanceFeature[] = [
   { name: 'head_word', about: "the item's name holds the query's head word only (not a protein)", value: (e) => is(headWordOnly(e)) },
   { name: 'protein_asked_one_word', about: 'a one-word query naming a protein, and the item is of it without holding the word', value: (e) => is(e.proteinAsked && !contains(e) && e.q.words.length <= 1) },
   { name: 'protein_asked', about: 'a longer query naming a protein, and the item is of it without holding its words', value: (e) => is(e.proteinAsked && !contains(e) && e.q.words.length > 1) },
-  { name: 'tag_hits', about: 'share of the asked tags the item has, from 0.5 for one to 1 for all (0 for none)', value: (e) => (e.tagHits > 0 ? 0.5 + (0.5 * e.tagHits) / e.q.tags.length : 0) },
-  { name: 'tag_hits_abstract', about: 'tag_hits times abstractness', value: (e) => (e.tagHits > 0 ? (0.5 + (0.5 * e.tagHits) / e.q.tags.length) * e.q.abstractness : 0) },
+  { name: 'tag_hit', about: 'the item has one of the asked tags at least', value: (e) => is(e.tagHits > 0) },
+  { name: 'tag_share', about: 'share of the asked tags the item has (0 for none, 1 for all)', value: (e) => (e.tagHits > 0 ? e.tagHits / e.q.tags.length : 0) },
+  { name: 'tag_hit_abstract', about: 'tag_hit times abstractness', value: (e) => is(e.tagHits > 0) * e.q.abstractness },
+  { name: 'tag_share_abstract', about: 'tag_share times abstractness', value: (e) => (e.tagHits > 0 ? e.tagHits / e.q.tags.length : 0) * e.q.abstractness },
   { name: 'named_tags_abstract', about: "share of the asked tags the item's own name says, times abstractness", value: (e) => (e.tagHits > 0 ? (e.namedTagHits / e.q.tags.length) * e.q.abstractness : 0) },
   { name: 'tag_miss', about: 'the item is known and has none of the asked tags', value: (e) => is(e.tagMiss) },
   { name: 'tag_miss_abstract', about: 'tag_miss times abstractness', value: (e) => is(e.tagMiss) * e.q.abstractness },
@@ -285,6 +287,19 @@ export interface FallbackRule {
   readonly cuisineConfidence: number;
 }
 
+/**
+ * How far a query's vector moves towards the centroids of the tags it asks for (search.ts: conceptualQueryVector): by
+ * base + perAbstractness × the query's abstractness, so "something spicy" leans on the spicy centroid more than
+ * "spicy paneer tikka" does. Chosen on the development queries with the ranker (scripts/fit-search-ranker.mjs).
+ */
+export interface ConceptBlend {
+  readonly base: number;
+  readonly perAbstractness: number;
+}
+
+/** The fields of a ConceptBlend, in the order the fit searches them. */
+export const CONCEPT_BLEND_FIELDS = ['base', 'perAbstractness'] as const satisfies readonly (keyof ConceptBlend)[];
+
 /** The fields of a FallbackRule, in the order the fit searches them. */
 export const FALLBACK_FIELDS = ['minCosine', 'band', 'most', 'courseCue', 'cuisineConfidence'] as const satisfies readonly (keyof FallbackRule)[];
 
@@ -305,6 +320,8 @@ export interface SearchRanker {
   readonly menu: MenuContextRule;
   /** What is offered when nothing passes the gates. */
   readonly fallback: FallbackRule;
+  /** How far a query's vector moves towards the concepts it asks for, before the cosines. */
+  readonly blend: ConceptBlend;
   relevance(features: Float64Array): number;
 }
 
@@ -318,6 +335,7 @@ interface RankerFile {
   band: number;
   menu: MenuContextRule;
   fallback: FallbackRule;
+  blend: ConceptBlend;
 }
 
 /** Reads and checks a ranker file: its features must be RELEVANCE_FEATURES, by name and in order. */
@@ -337,12 +355,14 @@ export function readSearchRanker(path: string = SEARCH_RANKER_PATH): SearchRanke
   const fallback = raw.fallback ?? ({} as Partial<FallbackRule>);
   if (!FALLBACK_FIELDS.every((f) => Number.isFinite(fallback[f]) && fallback[f]! >= 0)) throw new Error(`${where}: fallback must give ${FALLBACK_FIELDS.join(', ')} as numbers ≥ 0`);
   if (!(fallback.minCosine! <= 1 && fallback.courseCue! <= 1 && fallback.cuisineConfidence! <= 1 && Number.isInteger(fallback.most))) throw new Error(`${where}: fallback needs minCosine, courseCue and cuisineConfidence ≤ 1 and a whole number most`);
-  return searchRanker(raw.encoder, Float64Array.from(raw.weights), raw.bias, raw.floor, raw.band, Object.freeze({ ...raw.menu }), Object.freeze({ ...raw.fallback }));
+  const blend = raw.blend ?? ({} as Partial<ConceptBlend>);
+  if (!CONCEPT_BLEND_FIELDS.every((f) => Number.isFinite(blend[f]) && blend[f]! >= 0)) throw new Error(`${where}: blend must give ${CONCEPT_BLEND_FIELDS.join(', ')} as numbers ≥ 0`);
+  return searchRanker(raw.encoder, Float64Array.from(raw.weights), raw.bias, raw.floor, raw.band, Object.freeze({ ...raw.menu }), Object.freeze({ ...raw.fallback }), Object.freeze({ base: blend.base!, perAbstractness: blend.perAbstractness! }));
 }
 
-export function searchRanker(encoder: string, weights: Float64Array, bias: number, floor: number, band: number, menu: MenuContextRule, fallback: FallbackRule): SearchRanker {
+export function searchRanker(encoder: string, weights: Float64Array, bias: number, floor: number, band: number, menu: MenuContextRule, fallback: FallbackRule, blend: ConceptBlend): SearchRanker {
   return {
-    encoder, weights, bias, floor, band, menu, fallback,
+    encoder, weights, bias, floor, band, menu, fallback, blend,
     relevance: (features) => linearProbability(weights, bias, features),
   };
 }

@@ -30,7 +30,7 @@ export async function readSearch(s: Services, queryText: string, corpusTexts: re
   const corpusVectors = embeddings ?? (await s.vectorsOf(corpus, dimension));
   const [queryVector] = await s.vectorsOf([query], dimension);
   const understanding = understandQuery(query);
-  const qv = conceptualQueryVector(queryVector!, understanding, s.conceptCentroids, enc, dimension);
+  const qv = conceptualQueryVector(queryVector!, understanding, s.conceptCentroids, enc, dimension, s.searchRanker.blend);
   const matrix = new Float32Array(corpusVectors.length * dimension);
   corpusVectors.forEach((v, i) => matrix.set(v, i * dimension));
   const top = cosineTopK(qv, matrix, dimension, corpusVectors.length);

@@ -11,7 +11,7 @@ import { equivalencePhrasePositions, equivalenceTerms, equivalenceTokens } from 
 import { kindsNamed } from './knowledge/kinds.js';
 import { literalAlternatives } from './knowledge/words.js';
 import { annotationKey, parseCleanedText, type MenuText } from './menu-text.js';
-import { relevanceFeatures, type FallbackRule, type MenuContextRule, type SearchRanker } from './search-relevance.js';
+import { relevanceFeatures, type ConceptBlend, type FallbackRule, type MenuContextRule, type SearchRanker } from './search-relevance.js';
 import { roundCosine } from './number-format.js';
 import { withoutEnding } from './text/endings.js';
 import { splitInTwo } from './text/split-word.js';
@@ -487,8 +487,8 @@ export function clearOfRuledOut(item: SearchItem): boolean {
 }
 
 /**
- * The query vector blended with its concept centroids (projected to `dimension`), re-normalised: towards each tag it
- * asks for. A query that only rules tags out (rulesOutOnly) moves away from them by as much: an encoder reads "not
+ * The query vector blended with its concept centroids (projected to `dimension`) as far as the fitted blend says,
+ * re-normalised: towards each tag it asks for. A query that only rules tags out (rulesOutOnly) moves away from them by as much: an encoder reads "not
  * sweet" as close to sweet things, and the ruled-out tags are all such a query says. Beside anything asked for, a
  * ruled-out tag only narrows it (a concept for curries rules rice dishes out) and moves nothing.
  */
@@ -498,12 +498,13 @@ export function conceptualQueryVector(
   centroids: ConceptCentroids | null,
   encoder: MenuEncoder,
   dimension: Dimension,
+  blend: ConceptBlend,
 ): Float32Array {
   const away = rulesOutOnly(q);
   if (!centroids || (q.tags.length === 0 && !away)) return queryVector;
   const out = Float32Array.from(queryVector);
-  const strength = 0.5 + 1.5 * q.abstractness;
-  const blend = (tags: readonly Tag[], sign: number): void => {
+  const strength = blend.base + blend.perAbstractness * q.abstractness;
+  const lean = (tags: readonly Tag[], sign: number): void => {
     for (const tag of tags) {
       const c = centroids.byTag.get(tag);
       if (!c) continue;
@@ -511,8 +512,8 @@ export function conceptualQueryVector(
       for (let k = 0; k < out.length; k++) out[k]! += (sign * strength * projected[k]!) / tags.length;
     }
   };
-  if (away) blend(q.avoid, -1);
-  else blend(q.tags, 1);
+  if (away) lean(q.avoid, -1);
+  else lean(q.tags, 1);
   return l2normalize(out);
 }
 
