@@ -465,6 +465,14 @@ const judge = committed
   : { w: fit(queries, committedL2 ?? 3), floor: committedRaw?.floor ?? 0.5, band: committedRaw?.band ?? 0.5 };
 const startScore = scoreBySet(queries, scoredOf(queries, judge.w), judge.floor, judge.band);
 log(`${committed ? 'the committed model' : 'the judge'}: dev nDCG@10 ${startScore.ndcg.toFixed(4)}, no-match ${startScore.noMatch.toFixed(4)}, precision ${startScore.precision.toFixed(4)}, score (nDCG and no-match, averaged) ${startScore.score.toFixed(4)}`);
+// The cosines as this script recomputes them agree with readSearch's under the served blend (float rounding aside).
+{
+  const served = queries.map((q) => q.cosines);
+  readCosines(startBlend);
+  const gap = Math.max(...queries.flatMap((q, n) => q.cosines.map((c, i) => Math.abs(c - served[n][i]))));
+  if (gap > 1e-4) throw new Error(`recomputed cosines differ from readSearch's by ${gap}`);
+  log(`recomputed cosines agree with readSearch's within ${gap.toExponential(1)}`);
+}
 // The concept blend first: it moves the cosines, which every feature and rule after it reads.
 blend = coordinateSearch('blend', startBlend, startScore, CONCEPT_BLEND_FIELDS, {
   base: [0, 0.25, 0.5, 0.75, 1, 1.5],
