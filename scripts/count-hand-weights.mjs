@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Counts the lines of src/core that hold a hand-set number: a numeric literal other than 0 and 1 in code (comments
 // and strings removed). Left out: accounts (prices, plans, quotas), text/limits.ts (the 500-character item limit) and
-// contract.ts (the default cosine_threshold): product tables from the contract; the error table (HTTP statuses); and engineering rather than decisions:
-// inference/ (batch sizes, tensor shapes), catalog/ (block and batch sizes of file jobs), ann.ts (the vector index's
-// graph degree and search widths), metrics.ts (histogram buckets), vector-encoding.ts and number-format.ts (how a
-// response writes numbers, time units). Positions are not decisions: an index into a row, a match or a word list
+// contract.ts (the default cosine_threshold): product tables from the contract; the error table (HTTP statuses); and
+// engineering rather than decisions: inference/ (batch sizes, tensor shapes), catalog/ (block and batch sizes of file
+// jobs), ann.ts (the vector index's graph degree and search widths), metrics.ts (histogram buckets),
+// vector-encoding.ts and number-format.ts (how a response writes numbers, time units). Positions are not decisions: an index into a row, a match or a word list
 // (cells[2], m[1], words[i + 2]) is left out. What a fitted model reads from a JSON file is not counted: that is the
 // point of fitting.
 // A second count narrows that to weights and cut-offs: lines holding a fractional literal (0.85, .5, 1e-3), which

@@ -39,8 +39,8 @@ const log = (m) => console.log(`[fit-search-ranker] ${m}`);
 
 const { loadConfig } = await import(dist('src/config.js'));
 const { Services } = await import(dist('src/core/services.js'));
-const { readSearch } = await import(dist('src/core/search-request.js'));
-const { searchItems, gateSearch, relevanceOf, conceptualQueryVector, PAIRING_GATES } = await import(dist('src/core/search.js'));
+const { readSearch, blendedCosines } = await import(dist('src/core/search-request.js'));
+const { searchItems, gateSearch, relevanceOf, PAIRING_GATES } = await import(dist('src/core/search.js'));
 const { relevanceFeatures, RELEVANCE_FEATURE_NAMES, RELEVANCE_ORDERS, RANKER_FORMAT, SEARCH_RANKER_PATH, MENU_CONTEXT_FIELDS, FALLBACK_FIELDS, CONCEPT_BLEND_FIELDS, readSearchRanker, searchRanker } = await import(dist('src/core/search-relevance.js'));
 const { loadDevSets } = await import(dist('eval/sets.js'));
 const { clamp01 } = await import(dist('src/core/match.js'));
@@ -75,8 +75,8 @@ try {
 }
 const committedL2 = committedRaw?.l2 ?? null;
 
-// Every query read once (its understanding, the menu's texts, the cosines, the grades); its items and their features
-// depend on the menu rule and are made again for each rule tried.
+// Every query read once (its understanding, the menu's texts and vectors, the grades); its cosines depend on the
+// concept blend, its items and their features on the menu rule, and are made again for each rule tried.
 const queries = [];
 const menuVectors = new Map();
 const t0 = Date.now();
@@ -86,23 +86,15 @@ for (const set of sets) {
     if (!corpus) continue;
     const read = await readSearch(services, sq.query, corpus, null, 384);
     const grades = corpus.map((t) => sq.relevant[t] ?? 0);
-    // The vectors before the concept blend, kept to score each blend tried (the encoder's cache makes this a lookup).
-    const [queryVector] = await services.vectorsOf([read.query], 384);
+    // The vectors before the concept blend, to score each blend tried: a menu's once, however many queries it has.
     const menuKey = `${set.name}\u0000${sq.menu}`;
-    if (!menuVectors.has(menuKey)) menuVectors.set(menuKey, await services.vectorsOf(read.corpus, 384));
-    queries.push({ set: set.name, sq, q: read.understanding, texts: read.corpus, items: null, cosines: read.cosines, features: null, grades, corpus, queryVector, menuKey });
+    if (!menuVectors.has(menuKey)) menuVectors.set(menuKey, read.corpusVectors);
+    queries.push({ set: set.name, sq, q: read.understanding, texts: read.corpus, items: null, cosines: null, features: null, grades, corpus, queryVector: read.queryVector, menuKey });
   }
 }
-/** Every query's cosines under a concept blend, as readSearch computes them with that blend served. */
+/** Every query's cosines under a concept blend, as readSearch serves them with that blend. */
 function readCosines(blend) {
-  for (const q of queries) {
-    const qv = conceptualQueryVector(q.queryVector, q.q, services.conceptCentroids, services.requireEncoder(), 384, blend);
-    q.cosines = menuVectors.get(q.menuKey).map((v) => {
-      let dot = 0;
-      for (let i = 0; i < v.length; i++) dot += qv[i] * v[i];
-      return dot;
-    });
-  }
+  for (const q of queries) q.cosines = blendedCosines(services, q.q, q.queryVector, menuVectors.get(q.menuKey), 384, blend);
 }
 /** The queries' items and features under a menu rule. */
 function readItems(rule) {
@@ -457,6 +449,7 @@ const startBlend = committedRaw?.blend ?? { base: 0.5, perAbstractness: 1.5 };
 menuRule = startMenu;
 fallbackRule = startFallback;
 blend = startBlend;
+readCosines(startBlend);
 readItems(startMenu);
 // With no committed weights to judge rules by, the rules are judged by weights fitted under the committed rules (the
 // committed strength and gates, else a middle strength and gates).
@@ -465,14 +458,6 @@ const judge = committed
   : { w: fit(queries, committedL2 ?? 3), floor: committedRaw?.floor ?? 0.5, band: committedRaw?.band ?? 0.5 };
 const startScore = scoreBySet(queries, scoredOf(queries, judge.w), judge.floor, judge.band);
 log(`${committed ? 'the committed model' : 'the judge'}: dev nDCG@10 ${startScore.ndcg.toFixed(4)}, no-match ${startScore.noMatch.toFixed(4)}, precision ${startScore.precision.toFixed(4)}, score (nDCG and no-match, averaged) ${startScore.score.toFixed(4)}`);
-// The cosines as this script recomputes them agree with readSearch's under the served blend (float rounding aside).
-{
-  const served = queries.map((q) => q.cosines);
-  readCosines(startBlend);
-  const gap = Math.max(...queries.flatMap((q, n) => q.cosines.map((c, i) => Math.abs(c - served[n][i]))));
-  if (gap > 1e-4) throw new Error(`recomputed cosines differ from readSearch's by ${gap}`);
-  log(`recomputed cosines agree with readSearch's within ${gap.toExponential(1)}`);
-}
 // The concept blend first: it moves the cosines, which every feature and rule after it reads.
 blend = coordinateSearch('blend', startBlend, startScore, CONCEPT_BLEND_FIELDS, {
   base: [0, 0.25, 0.5, 0.75, 1, 1.5],

@@ -155,6 +155,7 @@ function courseFitOf(q: QueryUnderstanding, item: SearchItem): PairEvidence['cou
 const is = (b: boolean): number => (b ? 1 : 0);
 const dishIs = (kind: DishEvidence) => (e: PairEvidence): number => is(e.dishEvidence === kind);
 const contains = (e: PairEvidence): boolean => e.containsWords || e.containsTerms;
+const tagShare = (e: PairEvidence): number => (e.tagHits > 0 ? e.tagHits / e.q.tags.length : 0);
 const headWordOnly = (e: PairEvidence): boolean => {
   // The head word names the query's kind of dish only within its diet and protein: a veg or a fish one of that kind
   // does not answer a query whose dish is chicken or paneer.
@@ -199,9 +200,9 @@ export const RELEVANCE_FEATURES: readonly RelevanceFeature[] = [
   { name: 'protein_asked_one_word', about: 'a one-word query naming a protein, and the item is of it without holding the word', value: (e) => is(e.proteinAsked && !contains(e) && e.q.words.length <= 1) },
   { name: 'protein_asked', about: 'a longer query naming a protein, and the item is of it without holding its words', value: (e) => is(e.proteinAsked && !contains(e) && e.q.words.length > 1) },
   { name: 'tag_hit', about: 'the item has one of the asked tags at least', value: (e) => is(e.tagHits > 0) },
-  { name: 'tag_share', about: 'share of the asked tags the item has (0 for none, 1 for all)', value: (e) => (e.tagHits > 0 ? e.tagHits / e.q.tags.length : 0) },
+  { name: 'tag_share', about: 'share of the asked tags the item has (0 for none, 1 for all)', value: tagShare },
   { name: 'tag_hit_abstract', about: 'tag_hit times abstractness', value: (e) => is(e.tagHits > 0) * e.q.abstractness },
-  { name: 'tag_share_abstract', about: 'tag_share times abstractness', value: (e) => (e.tagHits > 0 ? e.tagHits / e.q.tags.length : 0) * e.q.abstractness },
+  { name: 'tag_share_abstract', about: 'tag_share times abstractness', value: (e) => tagShare(e) * e.q.abstractness },
   { name: 'named_tags_abstract', about: "share of the asked tags the item's own name says, times abstractness", value: (e) => (e.tagHits > 0 ? (e.namedTagHits / e.q.tags.length) * e.q.abstractness : 0) },
   { name: 'tag_miss', about: 'the item is known and has none of the asked tags', value: (e) => is(e.tagMiss) },
   { name: 'tag_miss_abstract', about: 'tag_miss times abstractness', value: (e) => is(e.tagMiss) * e.q.abstractness },

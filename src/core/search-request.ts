@@ -1,6 +1,7 @@
 import type { Dimension } from './inference/encoder.js';
 import { parseMenuText, type MenuText } from './menu-text.js';
 import { conceptualQueryVector, understandQuery, type QueryUnderstanding } from './search.js';
+import type { ConceptBlend } from './search-relevance.js';
 import type { Services } from './services.js';
 import { cosineTopK } from '../native/index.js';
 
@@ -9,6 +10,9 @@ export interface SearchReading {
   readonly query: MenuText;
   readonly understanding: QueryUnderstanding;
   readonly corpus: readonly MenuText[];
+  /** The query's vector as encoded, before the concept blend, and the items' (what blendedCosines reads). */
+  readonly queryVector: Float32Array;
+  readonly corpusVectors: readonly Float32Array[];
   /** The (concept-blended) query's cosine to each item, in corpus order. */
   readonly cosines: readonly number[];
 }
@@ -21,7 +25,6 @@ export interface SearchReading {
  * features it is served.
  */
 export async function readSearch(s: Services, queryText: string, corpusTexts: readonly string[], embeddings: readonly Float32Array[] | null, dimension: Dimension): Promise<SearchReading> {
-  const enc = s.requireEncoder();
   const k = s.knowledge;
   s.refuseUnreadIfOverloaded(embeddings ? [queryText] : [queryText, ...corpusTexts]);
   const spelled = s.requireQuerySpeller().correct(queryText, corpusTexts).text;
@@ -30,11 +33,20 @@ export async function readSearch(s: Services, queryText: string, corpusTexts: re
   const corpusVectors = embeddings ?? (await s.vectorsOf(corpus, dimension));
   const [queryVector] = await s.vectorsOf([query], dimension);
   const understanding = understandQuery(query);
-  const qv = conceptualQueryVector(queryVector!, understanding, s.conceptCentroids, enc, dimension, s.searchRanker.blend);
+  const cosines = blendedCosines(s, understanding, queryVector!, corpusVectors, dimension, s.searchRanker.blend);
+  return { query, understanding, corpus, queryVector: queryVector!, corpusVectors, cosines };
+}
+
+/**
+ * The query's cosine to each item, in corpus order, after its vector is blended with its concepts by `blend`: what
+ * readSearch serves with the ranker's blend, and what the ranker's fit scores each blend it tries by.
+ */
+export function blendedCosines(s: Services, understanding: QueryUnderstanding, queryVector: Float32Array, corpusVectors: readonly Float32Array[], dimension: Dimension, blend: ConceptBlend): number[] {
+  const qv = conceptualQueryVector(queryVector, understanding, s.conceptCentroids, s.requireEncoder(), dimension, blend);
   const matrix = new Float32Array(corpusVectors.length * dimension);
   corpusVectors.forEach((v, i) => matrix.set(v, i * dimension));
   const top = cosineTopK(qv, matrix, dimension, corpusVectors.length);
   const cosines = new Array<number>(corpusVectors.length);
   for (let i = 0; i < top.indices.length; i++) cosines[top.indices[i]!] = top.scores[i]!;
-  return { query, understanding, corpus, cosines };
+  return cosines;
 }

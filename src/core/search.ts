@@ -488,9 +488,10 @@ export function clearOfRuledOut(item: SearchItem): boolean {
 
 /**
  * The query vector blended with its concept centroids (projected to `dimension`) as far as the fitted blend says,
- * re-normalised: towards each tag it asks for. A query that only rules tags out (rulesOutOnly) moves away from them by as much: an encoder reads "not
- * sweet" as close to sweet things, and the ruled-out tags are all such a query says. Beside anything asked for, a
- * ruled-out tag only narrows it (a concept for curries rules rice dishes out) and moves nothing.
+ * re-normalised: towards each tag it asks for. A query that only rules tags out (rulesOutOnly) moves away from them
+ * by as much: an encoder reads "not sweet" as close to sweet things, and the ruled-out tags are all such a query says.
+ * Beside anything asked for, a ruled-out tag only narrows it (a concept for curries rules rice dishes out) and moves
+ * nothing.
  */
 export function conceptualQueryVector(
   queryVector: Float32Array,
