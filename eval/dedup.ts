@@ -12,7 +12,7 @@ import { FULL_DIMENSION } from '../src/core/inference/encoder.js';
 import { dedupRoute } from '../src/routes/dedup.js';
 import { ctxOf, matchAnswers } from './search_match.js';
 import { bySet, type EvalSets, type LabelledMenu } from './sets.js';
-import { dedupPrepared, type DedupOutcome } from '../src/core/dedup.js';
+import { dedupPrepared, dedupRefusal, nodeSet, type DedupOutcome } from '../src/core/dedup.js';
 import type { EvalKit } from './extra.js';
 import { realMenuItems, sample, sharedAvailable } from './data.js';
 
@@ -80,6 +80,19 @@ export function prf(c: Pick<PairCounts, 'tp' | 'fp' | 'fn'>): { precision: numbe
   return { precision, recall, f1: (2 * c.tp) / (2 * c.tp + c.fp + c.fn) };
 }
 
+/** The dedup step that keeps two texts apart (dedupRefusal), or `precision_stage` when none does and the shared
+ * precision stage itself said no. */
+async function refusalOfPair(services: Services, a: string, b: string): Promise<string> {
+  const texts = [a, b].map((t) => parseMenuText(services.knowledge, t));
+  const [va, vb] = await services.vectorsOf(texts, FULL_DIMENSION);
+  const matrix = new Float32Array(2 * FULL_DIMENSION);
+  matrix.set(va!, 0);
+  matrix.set(vb!, FULL_DIMENSION);
+  let cosine = 0;
+  for (let d = 0; d < FULL_DIMENSION; d++) cosine += va![d]! * vb![d]!;
+  return dedupRefusal(services.knowledge, nodeSet(texts, matrix, FULL_DIMENSION), 0, 1, cosine, DEFAULT_COSINE_THRESHOLD) ?? 'precision_stage';
+}
+
 export async function evalDedup(kit: EvalKit, sets: EvalSets, label: string): Promise<void> {
   const { services, metric, section } = kit;
   await section(`dedup_pairwise_f1${label}`, async () => {
@@ -102,24 +115,39 @@ export async function evalDedup(kit: EvalKit, sets: EvalSets, label: string): Pr
     }
   });
 
-  // The same two texts must get the same answer from /match and from /dedup (one judge of "same item?").
+  // The same two texts must get the same answer from /match and from /dedup (one judge of "same item?"). A pair only
+  // /match calls the same dish is counted by the dedup step that refused it, with how many of those pairs the labels
+  // call the same dish: what each step costs /match's agreement, and whether it is right to.
   await section(`dedup_match_agreement${label}`, async () => {
     const rows = sets.match.flatMap((m) => m.rows);
     if (rows.length === 0) throw new Error('no labelled match pairs');
     const matched = await matchAnswers(kit, rows);
     const ctx = ctxOf(kit);
     let agree = 0, matchOnly = 0, dedupOnly = 0;
+    const refused = new Map<string, { pairs: number; labelledSame: number }>();
     for (const [i, r] of rows.entries()) {
       const res = await dedupRoute.handle(dedupRoute.parse({ items: [r.text_a, r.text_b] }), ctx);
       const clustered = res.clusters.length === 1 || res.singletons.length === 0;
+      let why = '';
       if (clustered === matched[i]!.match) agree++;
-      else if (matched[i]!.match) matchOnly++;
-      else dedupOnly++;
+      else if (matched[i]!.match) {
+        matchOnly++;
+        why = await refusalOfPair(services, r.text_a, r.text_b);
+        const tally = refused.get(why) ?? { pairs: 0, labelledSame: 0 };
+        tally.pairs++;
+        if (r.same) tally.labelledSame++;
+        refused.set(why, tally);
+      } else dedupOnly++;
       if (clustered !== matched[i]!.match && sets.side === 'dev' && process.argv.includes('--errors')) {
-        console.log(`#   disagree (${matched[i]!.match ? '/match only' : '/dedup only'}; labelled ${r.same ? 'same' : 'different'}, ${r.kind})  ${r.text_a} ~ ${r.text_b}`);
+        console.log(`#   disagree (${matched[i]!.match ? `/match only, ${why}` : '/dedup only'}; labelled ${r.same ? 'same' : 'different'}, ${r.kind})  ${r.text_a} ~ ${r.text_b}`);
       }
     }
-    metric(`dedup_match_agreement${label}`, agree / rows.length, `${rows.length} labelled match pairs, each also sent to /dedup as a two-item menu; /match alone says same ${matchOnly}, /dedup alone clusters ${dedupOnly}`);
+    const bySteps = [...refused].sort((x, y) => y[1].pairs - x[1].pairs).map(([step, t]) => `${step} ${t.pairs} (labelled same ${t.labelledSame})`).join(', ');
+    metric(
+      `dedup_match_agreement${label}`,
+      agree / rows.length,
+      `${rows.length} labelled match pairs, each also sent to /dedup as a two-item menu; /match alone says same ${matchOnly}${bySteps ? ` [refused by ${bySteps}]` : ''}, /dedup alone clusters ${dedupOnly}`,
+    );
   });
 
   if (sets.side !== 'dev') return;

@@ -409,22 +409,34 @@ export interface PairJudge {
 }
 
 /**
- * The dedup decision for node pairs, cheapest test first:
- *   - the cosine must reach the threshold unless the knowledge base lists both names, exactly, for one dish (a fuzzy
- *     resolution is not enough: "Mayones Cheese Sandwich" is not simply a Cheese Sandwich on a menu that has both);
- *   - the dish-defining word guard must let the pair through (see definingWordDifference);
- *   - the shared precision stage (judgePairs, as in /match: diet and protein conflicts, knowledge-base identity,
- *     calibrated cosine or a cross-encoder) must say "match".
+ * The steps the dedup decision takes before the precision stage it shares with /match, in order; a pair refused by
+ * one of them is two items whatever the precision stage would say:
+ *   - `house_label`: one name carries a house-version word the other lacks (housePlainApart);
+ *   - `below_threshold`: the cosine is under the threshold and the knowledge base does not list both names, exactly,
+ *     for one dish, nor are they one dish in two servings or one name by their words (a fuzzy resolution is not
+ *     enough: "Mayones Cheese Sandwich" is not simply a Cheese Sandwich on a menu that has both);
+ *   - `defining_word`: the dish-defining word guard sees a word that makes a second item (definingWordDifference).
+ * /match takes none of these steps, so every pair /match calls the same dish and a two-item /dedup keeps apart is
+ * refused here (the agreement eval counts them by step).
+ */
+export type DedupRefusal = 'house_label' | 'below_threshold' | 'defining_word';
+
+export function dedupRefusal(k: Knowledge, nodes: NodeSet, i: number, j: number, cosine: number, cosineThreshold: number): DedupRefusal | null {
+  if (housePlainApart(k, nodes, i, j)) return 'house_label';
+  const synonyms = nodesAreSynonyms(nodes, i, j);
+  if (!synonyms && !servingsOfOne(nodes, i, j) && cosine < cosineThreshold && !sameNameWords(nodes.text[i]!, nodes.text[j]!)) return 'below_threshold';
+  return wordDifference(k, ...guardWords(nodes, i, j), synonyms) === null ? null : 'defining_word';
+}
+
+/**
+ * The dedup decision for node pairs, cheapest test first: no dedupRefusal, then the shared precision stage
+ * (judgePairs, as in /match: diet and protein conflicts, knowledge-base identity, calibrated cosine or a
+ * cross-encoder) must say "match".
  */
 export function precisionJudge(k: Knowledge, options: Pick<DedupOptions, 'cosineThreshold' | 'precision'>): PairJudge {
   return {
     async judge(nodes, pairs, cosines) {
-      const accepted = pairs.map(([i, j], e) => {
-        if (housePlainApart(k, nodes, i, j)) return false;
-        const synonyms = nodesAreSynonyms(nodes, i, j);
-        if (!synonyms && !servingsOfOne(nodes, i, j) && cosines[e]! < options.cosineThreshold && !sameNameWords(nodes.text[i]!, nodes.text[j]!)) return false;
-        return wordDifference(k, ...guardWords(nodes, i, j), synonyms) === null;
-      });
+      const accepted = pairs.map(([i, j], e) => dedupRefusal(k, nodes, i, j, cosines[e]!, options.cosineThreshold) === null);
       const judged = accepted.flatMap((ok, e) => (ok ? [e] : []));
       if (judged.length === 0) return accepted;
       const verdicts = await judgePairs(
