@@ -47,6 +47,9 @@ const KEPT_BY_SIZES: Case[] = [
   ['Half & Half Pizza (Large)', 'Half & Half Pizza'],
   ['Thali (2 Roti)', 'Thali Roti'],
   ['\u2060Paneer Tikka', 'Paneer Tikka'],
+  // The words a bracketed portion may carry stay when no quantity is there: a bowl as a dish, a dozen as a name.
+  ['Dal Makhani Rice Bowl', 'Dal Makhani Rice Bowl'],
+  ['Weight Watchers Salad', 'Weight Watchers Salad'],
 ];
 
 // Sizes whose numbers are spelled out, and the dash a removal leaves glued to the next word.
@@ -232,6 +235,15 @@ const COUNTS: Case[] = [
   ['Mutton Biryani Served In 1 Handi', 'Mutton Biryani'],
   ['Veg Momos 8 No\'s', 'Veg Momos'],
   ['Paneer Tikka (6 Pc’s)', 'Paneer Tikka'],
+  // A head count after "Feeds" as after "Serves"; a count of dozens or of bowls; a bracket that labels its weight or
+  // quantity ("Net Wt.", "Qty") says only the portion and goes whole.
+  ['Family Biryani (Feeds 3-4)', 'Family Biryani'],
+  ['Mutton Biryani Feeds Four', 'Mutton Biryani'],
+  ['Kaju Katli (1 Dozen)', 'Kaju Katli'],
+  ['Dal Makhani (2 Bowls)', 'Dal Makhani'],
+  ['Kaju Katli (Net Wt. 250g)', 'Kaju Katli'],
+  ['Soan Papdi [Weight 500gm]', 'Soan Papdi'],
+  ['Chicken Momos (Qty 6 Pcs)', 'Chicken Momos'],
   // A bracketed count of a misspelled piece word (misspellings.tsv) is a portion too.
   ['Chicken Dum Joint [2 Piceces]', 'Chicken Dum Joint'],
   ['Chicken Seekh Kabab [5 Pices]', 'Chicken Seekh Kebab'],

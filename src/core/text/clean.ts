@@ -209,7 +209,7 @@ function sizePatternRes(words: WordLexicons): RegExp[] {
   // A plural written with an apostrophe counts too ("8 No's", "6 Pc's").
   const counted = `(?:${literalAlternatives(words.cleaning.countedUnit)})(?:e?s|['’]s)?`;
   return [
-    new RegExp(`${WB_START}serv(?:es?|ed|ings?)\\s*[:-]?\\s*(?:\\d+|${heads})(?:\\s*(?:-|to)\\s*(?:\\d+|${heads}))?(?:\\s*(?:people|persons?|pax|guests?|cups?|plates?|portions?))?${WB_END}`, 'giu'),
+    new RegExp(`${WB_START}(?:serv(?:es?|ed|ings?)|feeds)\\s*[:-]?\\s*(?:\\d+|${heads})(?:\\s*(?:-|to)\\s*(?:\\d+|${heads}))?(?:\\s*(?:people|persons?|pax|guests?|cups?|plates?|portions?))?${WB_END}`, 'giu'),
     // "(Serves in 2 Handi)", "[Served in 4 Matki]": a count of what the order comes in, and the vessel named after it.
     new RegExp(`${WB_START}serv(?:es?|ed)\\s+in\\s+(?:\\d+|${counts})\\s+\\p{L}+${WB_END}`, 'giu'),
     new RegExp(`${WB_START}(?:(?:feeds|for)\\s+)?\\d+(?:\\s*(?:-|to)\\s*\\d+)?\\s*(?:people|persons?|pax|guests?)${WB_END}`, 'giu'),
@@ -498,7 +498,7 @@ export class TextCleaner {
       for (const re of this.sizePatternRes) collect(re, 'size');
       collect(this.countRe, 'size', (m) => !this.words.countNamed.has((m[2] ?? '').toLowerCase()));
       collect(this.countOfPiecesRe, 'size', (m) => !this.words.countNamed.has((m[1] ?? '').toLowerCase()));
-    } else if (/serv|\b(?:of|for)\s/iu.test(s)) {
+    } else if (/serv|feeds|\b(?:of|for)\s/iu.test(s)) {
       // Head counts and pack counts spelled out ("Thali (Serves One)", "Naan Set Of Two", "for Two").
       for (const re of this.sizePatternRes) collect(re, 'size');
     }
