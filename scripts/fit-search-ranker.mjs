@@ -317,7 +317,8 @@ function solve(H, g, n) {
 let menuRule = null; // chosen below, before the weights
 let fallbackRule = null; // likewise
 let blend = null; // likewise
-const rankerOf = (w, floor = 0.5, band = 0.5) => searchRanker(encoderId, w.slice(0, D - 1), w[D - 1], floor, band, menuRule, fallbackRule, blend);
+const rankerOf = (w, floor = 0.5, band = 0.5) =>
+  searchRanker({ encoder: encoderId, weights: w.slice(0, D - 1), bias: w[D - 1], floor, band, menu: menuRule, fallback: fallbackRule, blend });
 const dcg = (gains) => gains.reduce((s, g, i) => s + (2 ** g - 1) / Math.log2(i + 2), 0);
 
 /** The relevance of every item of every query under weights w (what the gates then cut). */

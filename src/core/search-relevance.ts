@@ -358,12 +358,19 @@ export function readSearchRanker(path: string = SEARCH_RANKER_PATH): SearchRanke
   if (!(fallback.minCosine! <= 1 && fallback.courseCue! <= 1 && fallback.cuisineConfidence! <= 1 && Number.isInteger(fallback.most))) throw new Error(`${where}: fallback needs minCosine, courseCue and cuisineConfidence ≤ 1 and a whole number most`);
   const blend = raw.blend ?? ({} as Partial<ConceptBlend>);
   if (!CONCEPT_BLEND_FIELDS.every((f) => Number.isFinite(blend[f]) && blend[f]! >= 0)) throw new Error(`${where}: blend must give ${CONCEPT_BLEND_FIELDS.join(', ')} as numbers ≥ 0`);
-  return searchRanker(raw.encoder, Float64Array.from(raw.weights), raw.bias, raw.floor, raw.band, Object.freeze({ ...raw.menu }), Object.freeze({ ...raw.fallback }), Object.freeze({ base: blend.base!, perAbstractness: blend.perAbstractness! }));
+  return searchRanker({
+    encoder: raw.encoder,
+    weights: Float64Array.from(raw.weights),
+    bias: raw.bias,
+    floor: raw.floor,
+    band: raw.band,
+    menu: Object.freeze({ ...raw.menu }),
+    fallback: Object.freeze({ ...raw.fallback }),
+    blend: Object.freeze({ base: blend.base!, perAbstractness: blend.perAbstractness! }),
+  });
 }
 
-export function searchRanker(encoder: string, weights: Float64Array, bias: number, floor: number, band: number, menu: MenuContextRule, fallback: FallbackRule, blend: ConceptBlend): SearchRanker {
-  return {
-    encoder, weights, bias, floor, band, menu, fallback, blend,
-    relevance: (features) => linearProbability(weights, bias, features),
-  };
+export function searchRanker(parts: Omit<SearchRanker, 'relevance'>): SearchRanker {
+  const { weights, bias } = parts;
+  return { ...parts, relevance: (features) => linearProbability(weights, bias, features) };
 }
