@@ -7,12 +7,12 @@
  */
 import type { Services } from '../src/core/services.js';
 import { parseMenuText, type MenuText } from '../src/core/menu-text.js';
-import { DEFAULT_COSINE_THRESHOLD } from '../src/core/match.js';
+import { DEFAULT_COSINE_THRESHOLD, judgePairs } from '../src/core/match.js';
 import { FULL_DIMENSION } from '../src/core/inference/encoder.js';
 import { dedupRoute } from '../src/routes/dedup.js';
 import { ctxOf, matchAnswers } from './search_match.js';
 import { bySet, type EvalSets, type LabelledMenu } from './sets.js';
-import { dedupPrepared, dedupRefusal, nodeSet, type DedupOutcome } from '../src/core/dedup.js';
+import { dedupPrepared, dedupRefusal, nodeKey, nodeSet, type DedupOutcome } from '../src/core/dedup.js';
 import type { EvalKit } from './extra.js';
 import { realMenuItems, sample, sharedAvailable } from './data.js';
 
@@ -148,6 +148,43 @@ export async function evalDedup(kit: EvalKit, sets: EvalSets, label: string): Pr
       agree / rows.length,
       `${rows.length} labelled match pairs, each also sent to /dedup as a two-item menu; /match alone says same ${matchOnly}${bySteps ? ` [refused by ${bySteps}]` : ''}, /dedup alone clusters ${dedupOnly}`,
     );
+  });
+
+  // The other side of the agreement line: within one menu, how often the dedup steps that /match lacks are right to
+  // keep apart a pair /match's precision stage calls one dish (pairs over the threshold with two different names).
+  await section(`dedup_refusal_precision_in_menus${label}`, async () => {
+    if (sets.dedup.length === 0) throw new Error('no labelled dedup menus');
+    let refused = 0, twoItems = 0;
+    for (const menu of sets.dedup) {
+      const texts = menu.items.map((item) => parseMenuText(services.knowledge, item));
+      const vectors = await services.vectorsOf(texts, FULL_DIMENSION);
+      const cluster = new Int32Array(texts.length).map((_, i) => -1 - i);
+      menu.clusters.forEach((members, c) => members.forEach((i) => (cluster[i] = c)));
+      const pairs: [number, number][] = [];
+      const cosines: number[] = [];
+      for (let a = 0; a < texts.length; a++) {
+        for (let b = a + 1; b < texts.length; b++) {
+          if (nodeKey(texts[a]!) === nodeKey(texts[b]!)) continue;
+          let cosine = 0;
+          for (let d = 0; d < FULL_DIMENSION; d++) cosine += vectors[a]![d]! * vectors[b]![d]!;
+          if (cosine < DEFAULT_COSINE_THRESHOLD) continue;
+          const matrix = new Float32Array(2 * FULL_DIMENSION);
+          matrix.set(vectors[a]!, 0);
+          matrix.set(vectors[b]!, FULL_DIMENSION);
+          if (dedupRefusal(services.knowledge, nodeSet([texts[a]!, texts[b]!], matrix, FULL_DIMENSION), 0, 1, cosine, DEFAULT_COSINE_THRESHOLD) === null) continue;
+          pairs.push([a, b]);
+          cosines.push(cosine);
+        }
+      }
+      if (pairs.length === 0) continue;
+      const verdicts = await judgePairs(services.knowledge, pairs.map(([a, b]) => [texts[a]!, texts[b]!] as const), cosines, DEFAULT_COSINE_THRESHOLD, services.pairPrecision(), { verdictsOnly: true });
+      pairs.forEach(([a, b], e) => {
+        if (!verdicts[e]!.match) return;
+        refused++;
+        if (cluster[a] !== cluster[b]) twoItems++;
+      });
+    }
+    metric(`dedup_refusal_precision_in_menus${label}`, twoItems / refused, `${refused} pairs of one labelled menu over the threshold that /match calls the same dish and a dedup step keeps apart; ${twoItems} are labelled two items`);
   });
 
   if (sets.side !== 'dev') return;
