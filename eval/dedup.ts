@@ -12,7 +12,7 @@ import { FULL_DIMENSION } from '../src/core/inference/encoder.js';
 import { dedupRoute } from '../src/routes/dedup.js';
 import { ctxOf, matchAnswers } from './search_match.js';
 import { bySet, type EvalSets, type LabelledMenu } from './sets.js';
-import { dedupPrepared, dedupRefusal, nodeKey, nodeSet, type DedupOutcome } from '../src/core/dedup.js';
+import { dedupPrepared, nodeKey, pairRefusal, type DedupOutcome } from '../src/core/dedup.js';
 import type { EvalKit } from './extra.js';
 import { realMenuItems, sample, sharedAvailable } from './data.js';
 
@@ -85,12 +85,7 @@ export function prf(c: Pick<PairCounts, 'tp' | 'fp' | 'fn'>): { precision: numbe
 async function refusalOfPair(services: Services, a: string, b: string): Promise<string> {
   const texts = [a, b].map((t) => parseMenuText(services.knowledge, t));
   const [va, vb] = await services.vectorsOf(texts, FULL_DIMENSION);
-  const matrix = new Float32Array(2 * FULL_DIMENSION);
-  matrix.set(va!, 0);
-  matrix.set(vb!, FULL_DIMENSION);
-  let cosine = 0;
-  for (let d = 0; d < FULL_DIMENSION; d++) cosine += va![d]! * vb![d]!;
-  return dedupRefusal(services.knowledge, nodeSet(texts, matrix, FULL_DIMENSION), 0, 1, cosine, DEFAULT_COSINE_THRESHOLD) ?? 'precision_stage';
+  return pairRefusal(services.knowledge, texts[0]!, texts[1]!, va!, vb!, DEFAULT_COSINE_THRESHOLD).step ?? 'precision_stage';
 }
 
 export async function evalDedup(kit: EvalKit, sets: EvalSets, label: string): Promise<void> {
@@ -165,13 +160,8 @@ export async function evalDedup(kit: EvalKit, sets: EvalSets, label: string): Pr
       for (let a = 0; a < texts.length; a++) {
         for (let b = a + 1; b < texts.length; b++) {
           if (nodeKey(texts[a]!) === nodeKey(texts[b]!)) continue;
-          let cosine = 0;
-          for (let d = 0; d < FULL_DIMENSION; d++) cosine += vectors[a]![d]! * vectors[b]![d]!;
-          if (cosine < DEFAULT_COSINE_THRESHOLD) continue;
-          const matrix = new Float32Array(2 * FULL_DIMENSION);
-          matrix.set(vectors[a]!, 0);
-          matrix.set(vectors[b]!, FULL_DIMENSION);
-          if (dedupRefusal(services.knowledge, nodeSet([texts[a]!, texts[b]!], matrix, FULL_DIMENSION), 0, 1, cosine, DEFAULT_COSINE_THRESHOLD) === null) continue;
+          const { cosine, step } = pairRefusal(services.knowledge, texts[a]!, texts[b]!, vectors[a]!, vectors[b]!, DEFAULT_COSINE_THRESHOLD);
+          if (cosine < DEFAULT_COSINE_THRESHOLD || step === null) continue;
           pairs.push([a, b]);
           cosines.push(cosine);
         }

@@ -11,7 +11,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { OPERATOR_KEY, call, startTestServer } from './helpers/server.js';
 import { DEFAULT_COSINE_THRESHOLD } from '../src/core/match.js';
-import { dedupRefusal, nodeSet } from '../src/core/dedup.js';
+import { nodeKey, pairRefusal } from '../src/core/dedup.js';
 import { parseMenuText } from '../src/core/menu-text.js';
 import { FULL_DIMENSION } from '../src/core/inference/encoder.js';
 import { REPO_ROOT } from '../src/core/paths.js';
@@ -54,12 +54,9 @@ t.test('a two-item /dedup clusters a fixture pair exactly when /match says same 
   for (const [i, r] of rows.entries()) {
     const texts = [r.text_a, r.text_b].map((x) => parseMenuText(services.knowledge, x));
     const [va, vb] = await services.vectorsOf(texts, FULL_DIMENSION);
-    const matrix = new Float32Array(2 * FULL_DIMENSION);
-    matrix.set(va!, 0);
-    matrix.set(vb!, FULL_DIMENSION);
-    let cosine = 0;
-    for (let d = 0; d < FULL_DIMENSION; d++) cosine += va![d]! * vb![d]!;
-    const step = texts[0]!.key === texts[1]!.key ? null : dedupRefusal(services.knowledge, nodeSet(texts, matrix, FULL_DIMENSION), 0, 1, cosine, DEFAULT_COSINE_THRESHOLD);
+    const refusal = pairRefusal(services.knowledge, texts[0]!, texts[1]!, va!, vb!, DEFAULT_COSINE_THRESHOLD);
+    const { cosine } = refusal;
+    const step = nodeKey(texts[0]!) === nodeKey(texts[1]!) ? null : refusal.step;
     if (matched[i] && step !== null) refusedBy.set(step, (refusedBy.get(step) ?? 0) + 1);
     const expected = matched[i]! && step === null;
     // /dedup's cosine comes from the native all-pairs kernel, this one from a JS loop: at the threshold itself the two

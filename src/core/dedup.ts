@@ -428,6 +428,16 @@ export function dedupRefusal(k: Knowledge, nodes: NodeSet, i: number, j: number,
   return wordDifference(k, ...guardWords(nodes, i, j), synonyms) === null ? null : 'defining_word';
 }
 
+/** dedupRefusal of two texts as a two-item menu holds them (a node each), with their unit vectors and their cosine. */
+export function pairRefusal(k: Knowledge, a: MenuText, b: MenuText, va: Float32Array, vb: Float32Array, cosineThreshold: number): { cosine: number; step: DedupRefusal | null } {
+  const dim = va.length;
+  const matrix = new Float32Array(2 * dim);
+  matrix.set(va, 0);
+  matrix.set(vb, dim);
+  const cosine = dot(va, vb);
+  return { cosine, step: dedupRefusal(k, nodeSet([a, b], matrix, dim), 0, 1, cosine, cosineThreshold) };
+}
+
 /**
  * The dedup decision for node pairs, cheapest test first: no dedupRefusal, then the shared precision stage
  * (judgePairs, as in /match: diet and protein conflicts, knowledge-base identity, calibrated cosine or a
