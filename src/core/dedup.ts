@@ -430,12 +430,11 @@ export function dedupRefusal(k: Knowledge, nodes: NodeSet, i: number, j: number,
 
 /** dedupRefusal of two texts as a two-item menu holds them (a node each), with their unit vectors and their cosine. */
 export function pairRefusal(k: Knowledge, a: MenuText, b: MenuText, va: Float32Array, vb: Float32Array, cosineThreshold: number): { cosine: number; step: DedupRefusal | null } {
-  const dim = va.length;
-  const matrix = new Float32Array(2 * dim);
+  const matrix = new Float32Array(va.length + vb.length);
   matrix.set(va, 0);
-  matrix.set(vb, dim);
+  matrix.set(vb, va.length);
   const cosine = dot(va, vb);
-  return { cosine, step: dedupRefusal(k, nodeSet([a, b], matrix, dim), 0, 1, cosine, cosineThreshold) };
+  return { cosine, step: dedupRefusal(k, nodeSet([a, b], matrix, va.length), 0, 1, cosine, cosineThreshold) };
 }
 
 /**
