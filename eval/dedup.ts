@@ -8,11 +8,11 @@
 import type { Services } from '../src/core/services.js';
 import { parseMenuText, type MenuText } from '../src/core/menu-text.js';
 import { DEFAULT_COSINE_THRESHOLD, judgePairs } from '../src/core/match.js';
-import { FULL_DIMENSION } from '../src/core/inference/encoder.js';
+import { dot, FULL_DIMENSION } from '../src/core/inference/encoder.js';
 import { dedupRoute } from '../src/routes/dedup.js';
 import { ctxOf, matchAnswers } from './search_match.js';
 import { bySet, type EvalSets, type LabelledMenu } from './sets.js';
-import { dedupPrepared, nodeKey, pairRefusal, type DedupOutcome } from '../src/core/dedup.js';
+import { dedupPrepared, dedupRefusal, nodeKey, nodeSet, pairRefusal, type DedupOutcome } from '../src/core/dedup.js';
 import type { EvalKit } from './extra.js';
 import { realMenuItems, sample, sharedAvailable } from './data.js';
 
@@ -155,13 +155,17 @@ export async function evalDedup(kit: EvalKit, sets: EvalSets, label: string): Pr
       const vectors = await services.vectorsOf(texts, FULL_DIMENSION);
       const cluster = new Int32Array(texts.length).map((_, i) => -1 - i);
       menu.clusters.forEach((members, c) => members.forEach((i) => (cluster[i] = c)));
+      // Each item its own node (items that clean alike are skipped below: they are always one cluster).
+      const matrix = new Float32Array(texts.length * FULL_DIMENSION);
+      vectors.forEach((v, i) => matrix.set(v, i * FULL_DIMENSION));
+      const nodes = nodeSet(texts, matrix, FULL_DIMENSION);
       const pairs: [number, number][] = [];
       const cosines: number[] = [];
       for (let a = 0; a < texts.length; a++) {
         for (let b = a + 1; b < texts.length; b++) {
-          if (nodeKey(texts[a]!) === nodeKey(texts[b]!)) continue;
-          const { cosine, step } = pairRefusal(services.knowledge, texts[a]!, texts[b]!, vectors[a]!, vectors[b]!, DEFAULT_COSINE_THRESHOLD);
-          if (cosine < DEFAULT_COSINE_THRESHOLD || step === null) continue;
+          const cosine = dot(vectors[a]!, vectors[b]!);
+          if (cosine < DEFAULT_COSINE_THRESHOLD || nodeKey(texts[a]!) === nodeKey(texts[b]!)) continue;
+          if (dedupRefusal(services.knowledge, nodes, a, b, cosine, DEFAULT_COSINE_THRESHOLD) === null) continue;
           pairs.push([a, b]);
           cosines.push(cosine);
         }
