@@ -244,6 +244,21 @@ const COUNTS: Case[] = [
   ['Kaju Katli (Net Wt. 250g)', 'Kaju Katli'],
   ['Soan Papdi [Weight 500gm]', 'Soan Papdi'],
   ['Chicken Momos (Qty 6 Pcs)', 'Chicken Momos'],
+  // A bracket that holds a size or count and the unit or pack it comes in says only the portion too; so do servings
+  // counted, a litre written "Lt" and a coffee chain's cup sizes bracketed alone.
+  ['Kaju Katli [Half Dozen]', 'Kaju Katli'],
+  ['Kaju Katli (250gm Box)', 'Kaju Katli'],
+  ['Chicken Momos (12 Pcs Box)', 'Chicken Momos'],
+  ['Kulfi (Small Cup)', 'Kulfi'],
+  ['Extra Refried Beans (0.5 servings)', 'Extra Refried Beans'],
+  ['Caesar Salad (6 Servings)', 'Caesar Salad'],
+  ['Mango Lassi (1 Lt)', 'Mango Lassi'],
+  ['Cafe Latte (Grande)', 'Cafe Latte'],
+  ['Cold Coffee (Tall)', 'Cold Coffee'],
+  // A bracket of kept words stays a name: the container is the item's own word here.
+  ['Pepsi (Can)', 'Pepsi Can'],
+  ['Assorted Box of Pastries [4 Pcs]', 'Assorted Box of Pastries'],
+  ['Mineral Water Bottle [1 Ltr]', 'Mineral Water Bottle'],
   // A bracketed count of a misspelled piece word (misspellings.tsv) is a portion too.
   ['Chicken Dum Joint [2 Piceces]', 'Chicken Dum Joint'],
   ['Chicken Seekh Kabab [5 Pices]', 'Chicken Seekh Kebab'],

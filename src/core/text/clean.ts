@@ -357,6 +357,9 @@ export class TextCleaner {
   /** The words a vessel_size word may size a vessel past: variant_words.tsv's grains, serving_words.tsv's groups. */
   private readonly grains: ReadonlySet<string>;
   private readonly groups: ReadonlySet<string>;
+  /** The words a portion is counted or packed in (counted units, containers, packs), singular: words of a portion note
+   * ("(250gm Box)", "[Half Dozen]", "(2 Servings)"). */
+  private readonly portionUnits: ReadonlySet<string>;
   /** The one-word sizes of sizes.txt and every number word of number_words.tsv: words of a portion note. */
   private readonly sizeWords: ReadonlySet<string>;
   private readonly numberWords: ReadonlySet<string>;
@@ -417,6 +420,7 @@ export class TextCleaner {
     this.words = words.cleaning;
     this.pieceWords = words.pieceWords;
     this.vessels = new Set([...words.cleaning.container, ...words.cleaning.pack, ...words.cleaning.vessel, ...words.combo.tail]);
+    this.portionUnits = new Set([...words.cleaning.countedUnit, ...words.cleaning.container, ...words.cleaning.pack]);
     this.grains = words.bowlGrains;
     this.connectives = words.dishWordFiller;
     this.groups = new Set(words.serving.group);
@@ -649,22 +653,22 @@ export class TextCleaner {
 
   /**
    * A bracket that holds a size or a count and otherwise only says how the item is portioned goes whole: its other
-   * words are piece words, number words, sizes, portion_note words and words of the name outside it ("<dish> [<size>
-   * <dish word> in <count> <piece>]"). Adds the brackets' spans to `spans`.
+   * words are piece words, number words, sizes, portion_note words, the units and packs a portion comes in and words of
+   * the name outside it ("<dish> [<size> <dish word> in <count> <piece>]", "(250gm Box)"). Adds the brackets' spans to `spans`.
    */
   private portionBrackets(s: string, spans: Span[]): void {
     for (const b of s.matchAll(/[([{]([^()[\]{}]*)[)\]}]/gu)) {
       const from = b.index, to = b.index + b[0].length;
       const inside = spans.filter((sp) => sp.kind === 'size' && sp.start > from && sp.end < to);
       if (inside.length === 0) continue;
-      let rest = b[0].slice(1, -1);
-      for (const sp of [...inside].sort((x, y) => y.start - x.start)) rest = rest.slice(0, sp.start - from - 1) + ' ' + rest.slice(sp.end - from - 1);
+      // Blank the size spans out (they may overlap: "12 Pcs" is both a count and a quantity).
+      const rest = b[0].slice(1, -1).split('').map((c, i) => (inside.some((sp) => i >= sp.start - from - 1 && i < sp.end - from - 1) ? ' ' : c)).join('');
       const words = rest.toLowerCase().split(/[^\p{L}]+/u).filter((w) => w !== '');
       if (words.length === 0) continue;
       const outside = stemsOutside(s, from, to);
       const portion = (w: string): boolean =>
         this.words.portionNote.has(w) || this.pieceWords.has(w) || this.sizeWords.has(w) || this.words.edgeOnlySize.has(w) ||
-        this.numberWords.has(w) || outside.has(pluralStem(w));
+        this.numberWords.has(w) || [w, w.replace(/e?s$/u, ''), w.replace(/s$/u, '')].some((u) => this.portionUnits.has(u)) || outside.has(pluralStem(w));
       if (words.every(portion)) spans.push({ start: from, end: to, kind: 'size' });
     }
   }
