@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// Whether every fitted file under models/ is what its committed fit script gives today (npm run check:fits): each
+// script is run with --out into a temporary folder, reading the committed code, knowledge and dev data (and the other
+// committed fits), and its output is compared with the committed file, value by value. A file that differs was
+// fitted on code or data that has changed since: refit it with its script and commit it with the numbers it moves.
+// Takes about ten minutes on two cores (the search ranker is most of it). Exits 1 when any file differs.
+//   npx tspc -p tsconfig.json && node scripts/check-fits.mjs [--only name,name]
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** Each fit script and the file it writes by default. */
+const FITS = [
+  ['match-calibration', 'models/calibration/same-dish-cosine.json'],
+  ['menu-vector', 'models/calibration/menu-vector.json'],
+  ['match-gates', 'models/calibration/match-gates.json'],
+  ['profile-confidence', 'models/calibration/profile-sources.json'],
+  ['cuisine-confidence', 'models/calibration/cuisine-sources.json'],
+  ['suggest-upsell', 'models/rankers/suggest-upsell.json'],
+  ['search-ranker', 'models/rankers/search-relevance.json'],
+];
+
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? new Set((process.argv[onlyAt + 1] ?? '').split(',')) : null;
+const unknown = only ? [...only].filter((n) => !FITS.some(([name]) => name === n)) : [];
+if (unknown.length > 0) {
+  console.error(`check-fits: no fit named ${unknown.join(', ')} (known: ${FITS.map(([n]) => n).join(', ')})`);
+  process.exit(2);
+}
+
+/** Every leaf of a JSON value by its path ("metrics.development_fit.ndcg_at_10", "weights[3]"). */
+function leaves(value, path = '', out = new Map()) {
+  if (Array.isArray(value)) value.forEach((v, i) => leaves(v, `${path}[${i}]`, out));
+  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) leaves(v, path ? `${path}.${k}` : k, out);
+  else out.set(path, value);
+  return out;
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'check-fits-'));
+let differing = 0;
+try {
+  for (const [name, committed] of FITS) {
+    if (only && !only.has(name)) continue;
+    const out = join(dir, `${name}.json`);
+    const started = Date.now();
+    const run = spawnSync(process.execPath, [join(root, 'scripts', `fit-${name}.mjs`), '--out', out], { cwd: root, encoding: 'utf8' });
+    const seconds = ((Date.now() - started) / 1000).toFixed(0);
+    if (run.status !== 0) {
+      console.log(`${name}: the fit failed (exit ${run.status}, ${seconds} s)\n${(run.stderr || run.stdout).trim().split('\n').slice(-5).join('\n')}`);
+      differing++;
+      continue;
+    }
+    const a = leaves(JSON.parse(readFileSync(join(root, committed), 'utf8')));
+    const b = leaves(JSON.parse(readFileSync(out, 'utf8')));
+    const changed = [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k));
+    if (changed.length === 0) {
+      console.log(`${name}: same as ${committed} (${seconds} s)`);
+      continue;
+    }
+    differing++;
+    const gaps = changed.map((k) => (typeof a.get(k) === 'number' && typeof b.get(k) === 'number' ? Math.abs(a.get(k) - b.get(k)) : Infinity));
+    const widest = Math.max(...gaps);
+    console.log(`${name}: ${changed.length} values differ from ${committed}${Number.isFinite(widest) ? ` (widest gap ${widest.toPrecision(3)})` : ''} (${seconds} s)`);
+    for (const k of changed.slice(0, 6)) console.log(`  ${k}: ${JSON.stringify(a.get(k))} -> ${JSON.stringify(b.get(k))}`);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+console.log(differing === 0 ? 'every fitted file is what its script gives' : `${differing} fitted file(s) differ from what their script gives: refit and commit them`);
+process.exit(differing === 0 ? 0 : 1);
