@@ -255,6 +255,11 @@ const COUNTS: Case[] = [
   ['Mango Lassi (1 Lt)', 'Mango Lassi'],
   ['Cafe Latte (Grande)', 'Cafe Latte'],
   ['Cold Coffee (Tall)', 'Cold Coffee'],
+  // The serve words and the words for people are serving_words.tsv's serve_word and head rows.
+  ['Veg Thali (For 2 Guest)', 'Veg Thali'],
+  ['Mutton Biryani (Servings: 3)', 'Mutton Biryani'],
+  ['Paneer Thali [Serves 2 Adults]', 'Paneer Thali'],
+  ['Feed The Beast Burger', 'Feed The Beast Burger'],
   // A bracket of kept words stays a name: the container is the item's own word here.
   ['Pepsi (Can)', 'Pepsi Can'],
   ['Assorted Box of Pastries [4 Pcs]', 'Assorted Box of Pastries'],

@@ -26,6 +26,13 @@ t.test('servingOf reads head counts from the size words cleaning strips', async 
     ['char logon ke liye khana', 4],
     ['Veg Thali for 3 adults', 3],
     ['Chocolate Log Cake', null],
+    // The words a head count follows and the order words "of" counts are serving_words.tsv rows (serve_word, order_of),
+    // as cleaning reads them; a group word before "of" takes a count too.
+    ['Matki Special Veg Biryani [served 1-2]', 1],
+    ['Mutton Biryani (Servings: 3)', 3],
+    ['Chicken Biryani Feed 4', 4],
+    ['Hot Wings Bucket of 8', 8],
+    ['catering for a crowd of 20', 20],
     // Quantities of things, prices and big packs of a drink say nothing about people.
     ['Chicken Wings 8 pcs', null],
     ['Paneer Tikka for 249', null],
@@ -57,6 +64,9 @@ t.test('servingOf reads an order count, a pack and a platter from a menu item', 
     ['Gulab Jamuns (Pack Of 10)', 'shared'],
     ['Mini Punjabi Samosa [Pack of 6]', 'shared'],
     ['Classic Tandoori Aloo [10 Pcs]', 'shared'],
+    // Any pack word of cleaning_words.tsv and any piece word of piece_words.txt.
+    ['Kaju Katli (Tub of 2)', 'shared'],
+    ['Angoori Jamun (12 Nos)', 'shared'],
     ['(18Pcs) Crunchy Chicken Nuggets + 3 Dips', 'shared'],
     ['Gulab Jamun Minis Box [500 gm]', 'shared'],
     ['Red Velvet Cake [1/2kg]', 'shared'],

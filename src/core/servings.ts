@@ -23,6 +23,8 @@ export interface ServingPatterns {
   readonly single: RegExp;
   /** "Gulab Jamuns (Pack Of 10)", "Laccha Paratha (Pack of 4)": a pack of pieces, to share, not a meal for ten. */
   readonly packOf: RegExp;
+  /** A count of pieces, its count group 1: "Tandoori Aloo [10 Pcs]" (piece_words.txt). */
+  readonly pieces: RegExp;
   /** A count's value, for a number word or digits. */
   countOf(s: string): number;
   /** Query words that only say the serving ("party", "people", "single"): not dish words once the serving is read. */
@@ -41,20 +43,24 @@ export function compileServingPatterns(words: WordLexicons): ServingPatterns {
   const HEADS = literalAlternatives(words.serving.head);
   // A number before a unit ("for 500 ml") is an amount, not a head count (cleaning_words.tsv unit and volume_unit rows).
   const UNITS = literalAlternatives([...words.cleaning.unit, ...words.cleaning.volumeUnit], '\\s?');
+  const GROUPS = literalAlternatives(words.serving.group.filter((w) => !w.includes(' ')));
+  const PIECES = literalAlternatives([...words.pieceWords]);
   return {
     counted: [
-      new RegExp(`\\b(?:serves?|serving|feeds?)\\s*:?\\s*${COUNT}\\b`, 'i'),
-      new RegExp(`\\bfor\\s+(?:a\\s+)?(?:party|group|family)\\s+of\\s+${COUNT}\\b`, 'i'),
-      new RegExp(`\\bfor\\s+${COUNT}(?:\\s*(?:-|–|to)\\s*\\d{1,2})?\\s*(?:${HEADS}|of us)?(?![\\w.])(?!\\s*(?:(?:rs|${UNITS}|pcs?|pieces?|inch)\\b|₹))`, 'i'),
+      new RegExp(`\\b(?:${literalAlternatives(words.serving.serveWord)})\\s*:?\\s*${COUNT}\\b`, 'i'),
+      // "for a party of 6", "for a family of 4": a group word that "of" and a count make a head count.
+      new RegExp(`\\bfor\\s+(?:a\\s+)?(?:${GROUPS})\\s+of\\s+${COUNT}\\b`, 'i'),
+      new RegExp(`\\bfor\\s+${COUNT}(?:\\s*(?:-|–|to)\\s*\\d{1,2})?\\s*(?:${HEADS}|of us)?(?![\\w.])(?!\\s*(?:(?:rs|${UNITS}|${PIECES}|inch)\\b|₹))`, 'i'),
       new RegExp(`\\b${COUNT}\\s*(?:${HEADS})\\b`, 'i'),
-      new RegExp(`\\b(?:bucket|combo|meal)\\s+of\\s+${COUNT}\\b`, 'i'),
+      new RegExp(`\\b(?:${literalAlternatives(words.serving.orderOf)})\\s+of\\s+${COUNT}\\b`, 'i'),
     ],
     group: any(words.serving.group),
     share: any(words.serving.share),
     pair: any(words.serving.pair),
     // A cup under 200 ml is one serving (a 100ml ice cream); a 500ml tub or a 1.25L bottle says nothing about people.
     single: any(words.serving.single, ['1\\s*person', '(?:[5-9]\\d|1\\d\\d)\\s*ml']),
-    packOf: new RegExp(`\\b(?:pack|box|set)\\s+of\\s+${COUNT}\\b`, 'i'),
+    packOf: new RegExp(`\\b(?:${literalAlternatives(words.cleaning.pack)})\\s+of\\s+${COUNT}\\b`, 'i'),
+    pieces: new RegExp(`\\b(\\d{1,2})\\s*(?:${PIECES})\\b`, 'i'),
     countOf: (s: string): number => numberWords.get(s) ?? Number(s),
     servingWords: new Set([...numberWords.keys(), ...words.serving.query, ...words.serving.head]),
     notPortions: words.serving.notPortion,
@@ -70,10 +76,10 @@ export function compileServingPatterns(words: WordLexicons): ServingPatterns {
  */
 const LEADING_COUNT = /^\W*(?:any\s+)?(\d{1,2})\s*(?:x\s+)?([a-z]+)/i;
 /**
- * A platter or a box big enough to pass round: "Tandoori Aloo [10 Pcs]", "Gulab Jamun Minis Box [500 gm]". It answers
- * a query for something to share, but says nothing of a meal for a family (18 nuggets are no family's dinner).
+ * A platter or a box big enough to pass round (ServingPatterns.pieces, GRAMS): "Tandoori Aloo [10 Pcs]", "Gulab Jamun
+ * Minis Box [500 gm]". It answers a query for something to share, but says nothing of a meal for a family (18 nuggets
+ * are no family's dinner).
  */
-const PLATTER = /\b(\d{1,2})\s*(?:pc|pcs|pieces?)\b/i;
 const GRAMS = /\b(\d{3,4})\s*(?:g|gm|gms|grams?)\b/i;
 const HALF_KILO_OR_MORE = /\b(?:1|1\/2|half)\s*kg\b/i;
 
@@ -112,7 +118,7 @@ export function servingOf(patterns: ServingPatterns, text: string, { item = fals
   if (patterns.pair.test(text)) return 2;
   if (patterns.single.test(text)) return 1;
   if (item) {
-    const pieces = PLATTER.exec(text);
+    const pieces = patterns.pieces.exec(text);
     const grams = GRAMS.exec(text);
     const { platterMinPieces, sharedMinGrams } = patterns.portions;
     if ((pieces && Number(pieces[1]) >= platterMinPieces) || (grams && Number(grams[1]) >= sharedMinGrams) || HALF_KILO_OR_MORE.test(text)) return 'shared';

@@ -35,7 +35,7 @@ export const WORD_LIST_FILES: readonly WordListFile[] = [
   { file: 'query_everyday.txt' },
   { file: 'query_words.tsv', header: ['word', 'kind'], kinds: ['meal_word', 'negator', 'cuisine_filler', 'meal_time', 'meal_count', 'either', 'context', 'negator_after'] },
   { file: 'cuisine_queries.tsv', header: ['name', 'cuisine'], phrases: true },
-  { file: 'serving_words.tsv', header: ['phrase', 'kind'], kinds: ['query', 'group', 'share', 'pair', 'single', 'not_portion', 'head'], phrases: ['group', 'single'] },
+  { file: 'serving_words.tsv', header: ['phrase', 'kind'], kinds: ['query', 'group', 'share', 'pair', 'single', 'not_portion', 'head', 'serve_word', 'order_of'], phrases: ['group', 'single'] },
   { file: 'number_words.tsv', header: ['word', 'value', 'kind'], kinds: ['serving', 'counted', 'piece_count', 'spelled_count', 'quantity'] },
   { file: 'combo_words.tsv', header: ['word', 'kind'], kinds: ['separator', 'joiner', 'tail', 'marker', 'chain_meal_code'], anyCase: ['chain_meal_code'] },
   { file: 'boundary_words.tsv', header: ['word', 'kind'], kinds: ['soft', 'dish'] },
@@ -96,6 +96,10 @@ export interface WordLexicons {
     readonly notPortion: ReadonlySet<string>;
     /** Words for people after a head count ("4 people", "do logon"). */
     readonly head: readonly string[];
+    /** Words a head count follows ("Serves 2", "Feeds 4"). */
+    readonly serveWord: readonly string[];
+    /** Words for one order that "of" and a count make a head count ("Bucket of 8"). */
+    readonly orderOf: readonly string[];
   };
   /** number_words.tsv: word → value, each kind in file order. */
   readonly numbers: {
@@ -288,6 +292,8 @@ export function loadWordLexicons(dir: string): WordLexicons {
       single: entries('serving_words.tsv', 'single'),
       notPortion: set('serving_words.tsv', 'not_portion'),
       head: entries('serving_words.tsv', 'head'),
+      serveWord: entries('serving_words.tsv', 'serve_word'),
+      orderOf: entries('serving_words.tsv', 'order_of'),
     },
     numbers: {
       serving: numbers('serving'),

@@ -208,11 +208,14 @@ function sizePatternRes(words: WordLexicons): RegExp[] {
   const pieces = literalAlternatives([...words.pieceWords]);
   // A plural written with an apostrophe counts too ("8 No's", "6 Pc's").
   const counted = `(?:${literalAlternatives(words.cleaning.countedUnit)})(?:e?s|['’]s)?`;
+  // serving_words.tsv: the words a head count follows ("Serves", "Feeds") and the words for people after one.
+  const serve = literalAlternatives(words.serving.serveWord);
+  const people = literalAlternatives(words.serving.head);
   return [
-    new RegExp(`${WB_START}(?:serv(?:es?|ed|ings?)|feeds)\\s*[:-]?\\s*(?:\\d+|${heads})(?:\\s*(?:-|to)\\s*(?:\\d+|${heads}))?(?:\\s*(?:people|persons?|pax|guests?|cups?|plates?|portions?))?${WB_END}`, 'giu'),
+    new RegExp(`${WB_START}(?:${serve})\\s*[:-]?\\s*(?:\\d+|${heads})(?:\\s*(?:-|to)\\s*(?:\\d+|${heads}))?(?:\\s*(?:${people}|${counted}))?${WB_END}`, 'giu'),
     // "(Serves in 2 Handi)", "[Served in 4 Matki]": a count of what the order comes in, and the vessel named after it.
-    new RegExp(`${WB_START}serv(?:es?|ed)\\s+in\\s+(?:\\d+|${counts})\\s+\\p{L}+${WB_END}`, 'giu'),
-    new RegExp(`${WB_START}(?:(?:feeds|for)\\s+)?\\d+(?:\\s*(?:-|to)\\s*\\d+)?\\s*(?:people|persons?|pax|guests?)${WB_END}`, 'giu'),
+    new RegExp(`${WB_START}(?:${serve})\\s+in\\s+(?:\\d+|${counts})\\s+\\p{L}+${WB_END}`, 'giu'),
+    new RegExp(`${WB_START}(?:(?:${serve}|for)\\s+)?\\d+(?:\\s*(?:-|to)\\s*\\d+)?\\s*(?:${people})${WB_END}`, 'giu'),
     // A count of the packs an order comes in: "Platter 2 Box", "[3 boxes]".
     new RegExp(`${WB_START}\\d+\\s*(?:${literalAlternatives(words.cleaning.pack)})(?:e?s)?${WB_END}`, 'giu'),
     // "3 pc of McSpicy Chicken": the count and its "of" go together.
@@ -343,6 +346,8 @@ export class TextCleaner {
   private readonly spelledQuantityRe: RegExp;
   private readonly wordCountRe: RegExp;
   private readonly wordCountCueRe: RegExp;
+  /** Whether a text without a digit may hold a head or pack count spelled out: a serve word, "of" or "for". */
+  private readonly spelledServingCueRe: RegExp;
   private readonly countOfPiecesRe: RegExp;
   private readonly countRe: RegExp;
   private readonly bracketedSizeRe: RegExp;
@@ -412,6 +417,7 @@ export class TextCleaner {
     this.spelledQuantityRe = spelledQuantityRe(words);
     this.wordCountRe = wordCountRe(words);
     this.wordCountCueRe = wordCountCueRe(words);
+    this.spelledServingCueRe = new RegExp(`${WB_START}(?:${literalAlternatives(words.serving.serveWord)})${WB_END}|\\b(?:of|for)\\s`, 'iu');
     this.countOfPiecesRe = countOfPiecesRe(words);
     this.countRe = countRe(words);
     this.bracketedSizeRe = bracketedSizeRe(words);
@@ -502,7 +508,7 @@ export class TextCleaner {
       for (const re of this.sizePatternRes) collect(re, 'size');
       collect(this.countRe, 'size', (m) => !this.words.countNamed.has((m[2] ?? '').toLowerCase()));
       collect(this.countOfPiecesRe, 'size', (m) => !this.words.countNamed.has((m[1] ?? '').toLowerCase()));
-    } else if (/serv|feeds|\b(?:of|for)\s/iu.test(s)) {
+    } else if (this.spelledServingCueRe.test(s)) {
       // Head counts and pack counts spelled out ("Thali (Serves One)", "Naan Set Of Two", "for Two").
       for (const re of this.sizePatternRes) collect(re, 'size');
     }
