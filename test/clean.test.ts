@@ -260,6 +260,9 @@ const COUNTS: Case[] = [
   ['Mutton Biryani (Servings: 3)', 'Mutton Biryani'],
   ['Paneer Thali [Serves 2 Adults]', 'Paneer Thali'],
   ['Feed The Beast Burger', 'Feed The Beast Burger'],
+  // A count, any unit it counts (counted_unit) and its "of" go together, leaving no "of" behind.
+  ['2 Plates of Momos', 'Momos'],
+  ['Add 2 Slices of Toast', 'Add Toast'],
   // A bracket of kept words stays a name: the container is the item's own word here.
   ['Pepsi (Can)', 'Pepsi Can'],
   ['Assorted Box of Pastries [4 Pcs]', 'Assorted Box of Pastries'],

@@ -218,8 +218,8 @@ function sizePatternRes(words: WordLexicons): RegExp[] {
     new RegExp(`${WB_START}(?:(?:${serve}|for)\\s+)?\\d+(?:\\s*(?:-|to)\\s*\\d+)?\\s*(?:${people})${WB_END}`, 'giu'),
     // A count of the packs an order comes in: "Platter 2 Box", "[3 boxes]".
     new RegExp(`${WB_START}\\d+\\s*(?:${literalAlternatives(words.cleaning.pack)})(?:e?s)?${WB_END}`, 'giu'),
-    // "3 pc of McSpicy Chicken": the count and its "of" go together.
-    new RegExp(`${WB_START}\\d+\\s*(?:pcs?|pieces?|nos?)\\.?\\s+of${WB_END}`, 'giu'),
+    // "3 pc of McSpicy Chicken", "2 Plates of Momos": the count, its unit (counted_unit) and its "of" go together.
+    new RegExp(`${WB_START}\\d+\\s*${counted}\\.?\\s+of${WB_END}`, 'giu'),
     // A bare fraction is a portion: "1/2 Fish Pulusu", "Kabab Masala 1/2" (NFKC writes ½ as 1⁄2).
     new RegExp(`${WB_START}[13]\\s*[/\u2044]\\s*[24](?![\\p{L}\\p{N}/\u2044])`, 'gu'),
     new RegExp(`${WB_START}(?:${literalAlternatives(words.cleaning.pack)})\\s+of\\s+(?:\\d+|${counts})(?:\\s*(?:${pieces}))?${WB_END}`, 'giu'),
