@@ -3,7 +3,11 @@
 // script is run with --out into a temporary folder seeded with the committed file, reading the committed code, knowledge and dev data (and the other
 // committed fits), and its output is compared with the committed file, value by value. A file that differs was
 // fitted on code or data that has changed since: refit it with its script and commit it with the numbers it moves.
-// Takes about ten minutes on two cores (the search ranker is most of it). Exits 1 when any file differs.
+// Takes about twenty minutes on two cores (the search ranker is most of it). Exits 1 when any file differs.
+// The fits read vectors from the int8 encoder, whose kernels ONNX Runtime picks by CPU (AMX, AVX-512 VNNI, AVX-VNNI or
+// AVX2) and which round differently: the same commit gives a calibration slope of 10.379 on one kind and 10.397 on the
+// other, and a near tie between two candidates can fall either way. Compare on the CPU kind the files were fitted on;
+// the line this prints first names the kind here.
 //   npx tspc -p tsconfig.json && node scripts/check-fits.mjs [--only name,name]
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -38,6 +42,22 @@ function leaves(value, path = '', out = new Map()) {
   else out.set(path, value);
   return out;
 }
+
+/** The int8 kernel family ONNX Runtime's MLAS uses on this CPU, by the flags Linux reports. */
+function int8Kernels() {
+  let flags = '';
+  try {
+    flags = readFileSync('/proc/cpuinfo', 'utf8').match(/^flags\s*:(.*)$/m)?.[1] ?? '';
+  } catch {
+    return 'unknown (no /proc/cpuinfo)';
+  }
+  const has = new Set(flags.trim().split(/\s+/));
+  if (has.has('amx_int8')) return 'AMX';
+  if (has.has('avx512_vnni')) return 'AVX-512 VNNI';
+  if (has.has('avx_vnni')) return 'AVX-VNNI';
+  return has.has('avx2') ? 'AVX2' : 'SSE';
+}
+console.log(`int8 kernels on this CPU: ${int8Kernels()} (fits differ in their last digits between CPU kinds)`);
 
 const dir = mkdtempSync(join(tmpdir(), 'check-fits-'));
 let differing = 0;
