@@ -313,6 +313,9 @@ t.test('dish-defining word guard', async (t) => {
   }
   t.equal(definingWordDifference('Butter Chicken', 'Murgh Makhani', true), null, 'a knowledge-base synonym with no shared word');
   t.not(definingWordDifference('Chilli Thattai', 'Pepper Thattai', true), null, 'two named variants stay apart even under one dish');
+  // Two known words near in spelling are one word only when the knowledge base lists both names for one dish.
+  t.equal(definingWordDifference('Matter Paneer', 'Matar Paneer', true), null, 'near spellings in two names of one dish are one word');
+  t.not(definingWordDifference('Paneer Tikka', 'Paneer Tikki', false), null, 'two known words near in spelling stay two words otherwise');
   // One name is the other plus words, both filed under one dish by the knowledge base.
   for (const [a, b] of [['Ghee Uttapam', 'Uttapam'], ['Dry Fruit Rabdi', 'Rabdi']] as const) {
     const [ea, eb] = [parseMenuText(knowledge, a).exactDishId, parseMenuText(knowledge, b).exactDishId];

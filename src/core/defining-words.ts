@@ -86,11 +86,15 @@ function isAdjectiveForm(word: string, other: string, spelling: SpellingConventi
   return adj === `${noun}y` || (noun.endsWith('e') && adj === `${withoutEnding(noun, 'e')}y`);
 }
 
-function isSpellingOf(word: string, other: string, lex: DefiningWordLexicon): boolean {
+/**
+ * `word` is a spelling of `other`. Two known words are two words (tikka / tikki), never a typo of each other, unless
+ * `namesOfOneDish`: the knowledge base lists both names, exactly, for one dish, so two near spellings in them are its
+ * spellings ("Matter Paneer" / "Mutter Paneer" / "Matar Paneer").
+ */
+function isSpellingOf(word: string, other: string, lex: DefiningWordLexicon, namesOfOneDish = false): boolean {
   if (lex.spellingVariants.get(word) === other || lex.spellingVariants.get(other) === word) return true;
   if (isAdjectiveForm(word, other, lex.spelling)) return true;
-  // Two known words are two words (tikka / tikki), never a typo of each other.
-  if (lex.known.has(word) && lex.known.has(other)) return false;
+  if (!namesOfOneDish && lex.known.has(word) && lex.known.has(other)) return false;
   // An unknown word near a known one is a misspelling of it (shahee / shahi, garlik / garlic, makhni / makhani).
   const spelling = lex.spelling;
   if (Math.min(word.length, other.length) < spelling.typoMinLetters) return false;
@@ -149,7 +153,7 @@ export function wordDifference(k: Knowledge, wa: readonly string[], wb: readonly
   // The course of a name is read from its own words, not from the group tokens that stand for them.
   const [namedA, namedB] = [wa, wb];
   const { folded, onlyA, restA, restB } = unmatchedWords(k, wa, wb, synonyms
-    ? (w, o) => isCompoundPart(w, o, lex.spelling) || isCompoundPart(o, w, lex.spelling) || isSameProtein(k, w, o)
+    ? (w, o) => isCompoundPart(w, o, lex.spelling) || isCompoundPart(o, w, lex.spelling) || isSameProtein(k, w, o) || isSpellingOf(w, o, lex, true)
     : null);
   if (restA.length === 0 && restB.length === 0) return null;
   const isDefining = (w: string): boolean => /^\d+$/.test(w) || lex.defining.has(w);
