@@ -89,7 +89,7 @@ function isAdjectiveForm(word: string, other: string, spelling: SpellingConventi
 /**
  * `word` is a spelling of `other`. Two known words are two words (tikka / tikki), never a typo of each other, unless
  * `namesOfOneDish`: the knowledge base lists both names, exactly, for one dish, so two near spellings in them are its
- * spellings ("Matter Paneer" / "Mutter Paneer" / "Matar Paneer").
+ * spellings (a dish whose aliases spell its main vegetable two ways).
  */
 function isSpellingOf(word: string, other: string, lex: DefiningWordLexicon, namesOfOneDish = false): boolean {
   if (lex.spellingVariants.get(word) === other || lex.spellingVariants.get(other) === word) return true;
