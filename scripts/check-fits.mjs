@@ -6,14 +6,16 @@
 // Takes about twenty minutes on two cores (the search ranker is most of it). Exits 1 when any file differs.
 // The fits read vectors from the int8 encoder, whose kernels ONNX Runtime picks by CPU (AMX, AVX-512 VNNI, AVX-VNNI or
 // AVX2) and which round differently: the same commit gives a calibration slope of 10.379 on one kind and 10.397 on the
-// other, and a near tie between two candidates can fall either way. Compare on the CPU kind the files were fitted on;
-// the line this prints first names the kind here.
+// other, and a near tie between two candidates can fall either way. Compare on the CPU kind the files were fitted on:
+// the line this prints first names the kind here, each fit that reads vectors records its own kind (int8_kernels), and
+// a file fitted on another kind is reported as such.
 //   npx tspc -p tsconfig.json && node scripts/check-fits.mjs [--only name,name]
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { int8Kernels } from './lib/int8-kernels.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Each fit script and the file it writes by default. */
@@ -43,24 +45,13 @@ function leaves(value, path = '', out = new Map()) {
   return out;
 }
 
-/** The int8 kernel family ONNX Runtime's MLAS uses on this CPU, by the flags Linux reports. */
-function int8Kernels() {
-  let flags = '';
-  try {
-    flags = readFileSync('/proc/cpuinfo', 'utf8').match(/^flags\s*:(.*)$/m)?.[1] ?? '';
-  } catch {
-    return 'unknown (no /proc/cpuinfo)';
-  }
-  const has = new Set(flags.trim().split(/\s+/));
-  if (has.has('amx_int8')) return 'AMX';
-  if (has.has('avx512_vnni')) return 'AVX-512 VNNI';
-  if (has.has('avx_vnni')) return 'AVX-VNNI';
-  return has.has('avx2') ? 'AVX2' : 'SSE';
-}
-console.log(`int8 kernels on this CPU: ${int8Kernels()} (fits differ in their last digits between CPU kinds)`);
+const here = int8Kernels();
+console.log(`int8 kernels on this CPU: ${here} (fits differ in their last digits between CPU kinds)`);
 
 const dir = mkdtempSync(join(tmpdir(), 'check-fits-'));
 let differing = 0;
+/** Of those, files fitted on another kernel family than this CPU's. */
+let acrossKinds = 0;
 try {
   for (const [name, committed] of FITS) {
     if (only && !only.has(name)) continue;
@@ -76,9 +67,11 @@ try {
       differing++;
       continue;
     }
-    const a = leaves(JSON.parse(readFileSync(join(root, committed), 'utf8')));
+    const committedFile = JSON.parse(readFileSync(join(root, committed), 'utf8'));
+    const a = leaves(committedFile);
     const b = leaves(JSON.parse(readFileSync(out, 'utf8')));
-    const changed = [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k));
+    // The kernel family is where the fit ran, not a fitted value.
+    const changed = [...new Set([...a.keys(), ...b.keys()])].filter((k) => k !== 'int8_kernels' && a.get(k) !== b.get(k));
     if (changed.length === 0) {
       console.log(`${name}: same as ${committed} (${seconds} s)`);
       continue;
@@ -86,11 +79,17 @@ try {
     differing++;
     const gaps = changed.map((k) => (typeof a.get(k) === 'number' && typeof b.get(k) === 'number' ? Math.abs(a.get(k) - b.get(k)) : Infinity));
     const widest = Math.max(...gaps);
-    console.log(`${name}: ${changed.length} values differ from ${committed}${Number.isFinite(widest) ? ` (widest gap ${widest.toPrecision(3)})` : ''} (${seconds} s)`);
+    const fittedOn = committedFile.int8_kernels;
+    const kind = fittedOn === undefined ? ' (its file does not record the CPU kind it was fitted on)'
+      : fittedOn !== here ? ` (fitted on ${fittedOn} kernels, here ${here}: rounding, compare on ${fittedOn})` : '';
+    if (fittedOn !== undefined && fittedOn !== here) acrossKinds++;
+    console.log(`${name}: ${changed.length} values differ from ${committed}${Number.isFinite(widest) ? ` (widest gap ${widest.toPrecision(3)})` : ''}${kind} (${seconds} s)`);
     for (const k of changed.slice(0, 6)) console.log(`  ${k}: ${JSON.stringify(a.get(k))} -> ${JSON.stringify(b.get(k))}`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(differing === 0 ? 'every fitted file is what its script gives' : `${differing} fitted file(s) differ from what their script gives: refit and commit them`);
+console.log(differing === 0 ? 'every fitted file is what its script gives'
+  : differing === acrossKinds ? `${differing} fitted file(s) differ, each fitted on another CPU kind: check them on that kind before refitting`
+  : `${differing} fitted file(s) differ from what their script gives: refit and commit them`);
 process.exit(differing === 0 ? 0 : 1);

@@ -16,6 +16,7 @@ import { Services } from '../dist/src/core/services.js';
 import { predictCuisines } from '../dist/src/core/classify.js';
 import { CUISINE_SOURCES_FORMAT, CUISINE_SOURCES_PATH } from '../dist/src/core/profile-confidence.js';
 import { loadDevSets } from '../dist/eval/sets.js';
+import { int8Kernels } from './lib/int8-kernels.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const LABELS = join(ROOT, 'eval', 'dev', 'cuisine_dev_labels.tsv');
@@ -47,6 +48,7 @@ const file = {
   format: CUISINE_SOURCES_FORMAT,
   confidence: { dish: smoothed(tally.dish), fuzzy_dish: smoothed(tally.fuzzy_dish), cue: smoothed(tally.cue) },
   fitted_by: 'scripts/fit-cuisine-confidence.mjs',
+  int8_kernels: int8Kernels(),
   data: {
     labels: 'eval/dev/cuisine_dev_labels.tsv',
     items: rows.length,

@@ -16,6 +16,7 @@ import { KNOWLEDGE_DIR } from '../dist/src/core/paths.js';
 import { COSINE_CALIBRATION_FORMAT, COSINE_CALIBRATION_PATH } from '../dist/src/core/match.js';
 import { menuVectors, NO_ANCHORS } from '../dist/src/core/menu-vector.js';
 import { parseMenuText } from '../dist/src/core/menu-text.js';
+import { int8Kernels } from './lib/int8-kernels.mjs';
 
 const outAt = process.argv.indexOf('--out');
 const OUT = outAt >= 0 ? process.argv[outAt + 1] : COSINE_CALIBRATION_PATH;
@@ -68,6 +69,7 @@ const file = {
   slope: Number(slope.toFixed(4)),
   midpoint: Number(midpoint.toFixed(4)),
   fitted_by: 'scripts/fit-match-calibration.mjs',
+  int8_kernels: int8Kernels(),
   data: { positives: labels.filter((l) => l === 1).length, negatives: labels.filter((l) => l === 0).length, sha256 },
   metrics: { log_loss: Number((logLoss / cos.length).toFixed(4)), accuracy_at_half: Number((right / cos.length).toFixed(4)) },
 };

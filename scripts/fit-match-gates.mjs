@@ -28,6 +28,7 @@ import { judgePairs, knowledgeReadings, passesGates, MATCH_GATES_FORMAT, MATCH_G
 import { parseCosineThreshold } from '../dist/src/routes/match.js';
 import { dot } from '../dist/src/core/inference/encoder.js';
 import { loadDevSets } from '../dist/eval/sets.js';
+import { int8Kernels } from './lib/int8-kernels.mjs';
 
 const outAt = process.argv.indexOf('--out');
 const OUT = outAt >= 0 ? process.argv[outAt + 1] : MATCH_GATES_PATH;
@@ -99,6 +100,7 @@ const file = {
   knowledge_same: knowledgeSame,
   knowledge_different: knowledgeDifferent,
   fitted_by: 'scripts/fit-match-gates.mjs',
+  int8_kernels: int8Kernels(),
   data: { sets: sets.match.map((m) => m.name), pairs: rows.length, sha256, cosine_threshold: threshold },
   counts: Object.fromEntries(Object.entries(tally).map(([k, [pairs, same]]) => [k, { pairs, labelled_same: same }])),
   metrics: {

@@ -25,6 +25,7 @@ import { dot } from '../dist/src/core/inference/encoder.js';
 import { loadDevSets, devSameDishPairs } from '../dist/eval/sets.js';
 import { auc } from '../dist/eval/data.js';
 import { prf, scoreDedupMenus } from '../dist/eval/dedup.js';
+import { int8Kernels } from './lib/int8-kernels.mjs';
 
 const outAt = process.argv.indexOf('--out');
 const OUT = outAt >= 0 ? process.argv[outAt + 1] : MENU_VECTOR_PATH;
@@ -83,6 +84,7 @@ const file = {
   loose_anchor_weight: best.weights.looseAnchorWeight,
   combo_anchor_weight: best.weights.comboAnchorWeight,
   fitted_by: 'scripts/fit-menu-vector.mjs',
+  int8_kernels: int8Kernels(),
   data: { pair_sets: [...sets.match.map((m) => m.name), 'same_dish_dev_pairs'], pairs: pairs.length, search_sets: sets.search.map((s) => s.name), queries: searches.length, dedup_menus: sets.dedup.length, sha256 },
   metrics: {
     development: summary(best),

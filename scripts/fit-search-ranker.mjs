@@ -26,6 +26,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { int8Kernels } from './lib/int8-kernels.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => join(ROOT, 'dist', p);
@@ -547,6 +548,7 @@ const file = {
   fallback: fallbackRule,
   blend,
   fitted_by: 'scripts/fit-search-ranker.mjs',
+  int8_kernels: int8Kernels(),
   // The menu and fallback cut-offs are levels of the profile confidences: a refit of those moves them (models.test.ts).
   data: { sets: setNames, queries: queries.length, sha256: dataSha256, profile_sources_sha256: createHash('sha256').update(readFileSync(PROFILE_SOURCES_PATH)).digest('hex') },
   l2: bestLambda,

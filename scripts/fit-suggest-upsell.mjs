@@ -25,6 +25,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { int8Kernels } from './lib/int8-kernels.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => join(ROOT, 'dist', p);
@@ -212,6 +213,7 @@ const file = {
   l2: best.lambda,
   repeat_decay: spread.decay,
   fitted_by: 'scripts/fit-suggest-upsell.mjs',
+  int8_kernels: int8Kernels(),
   data: {
     carts: 'eval/dev/suggest_dev_carts.jsonl',
     grades: 'eval/dev/suggest_dev_upsell_grades.tsv',
